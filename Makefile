@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# pkstool: the pks kernel module, libpks and the pkstool command.
+#
+#   make            build the module (against KDIR), libpks and pkstool
+#   make run        boot the test VM and show PKS working (the main job)
+#   make check      install what is missing, then run every test
+#   make bench      benchmarks
+#   make lint       checkpatch and sparse on the driver
+
+VERSION		:= 0.1
+BUILD		:= $(CURDIR)/build
+CACHE		?= $(CURDIR)/.cache
+KERNELS		?= 6.1 6.12
+
+# The kernel to build the module against: the running kernel's build tree
+# when it exists, else the test VM's 6.1 headers.
+RUNNING_KDIR	:= /lib/modules/$(shell uname -r)/build
+ifeq ($(origin KDIR), undefined)
+ifneq ($(wildcard $(RUNNING_KDIR)/Makefile),)
+KDIR		:= $(RUNNING_KDIR)
+else
+KDIR		= $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels)/lib/modules/$(notdir $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels))/build
+endif
+endif
+
+CC		?= cc
+PKG_CONFIG	?= pkg-config
+CFLAGS		?= -O2 -g
+WARNINGS	:= -Wall -Wextra -Werror
+CPPFLAGS_ALL	:= -std=c11 -D_GNU_SOURCE -Idriver/include/uapi -Ilib \
+		   -DPKSTOOL_VERSION=\"$(VERSION)\"
+JSONC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSONC_LIBS	:= $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
+
+LIB_SRC		:= lib/libpks.c
+CLI_SRC		:= $(wildcard cli/*.c)
+CLI_HDR		:= cli/builtin.h lib/libpks.h driver/include/uapi/linux/pks.h
+DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
+			driver/include/*/*.h driver/include/uapi/linux/*.h)
+MAN_SRC		:= $(wildcard man/pkstool*.txt)
+
+.PHONY: all module userspace man deps check run bench lint clean
+
+all: module userspace man
+
+deps:
+	@scripts/install-deps.sh
+
+userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc
+
+$(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/libpks.a: $(BUILD)/lib/libpks.o
+	$(AR) rcs $@ $^
+
+$(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
+	$(CC) -shared -Wl,-soname,libpks.so.1 \
+		-Wl,--version-script=lib/libpks.sym -o $@ $<
+
+$(BUILD)/libpks.pc: lib/libpks.pc.in
+	sed -e 's|@PREFIX@|/usr/local|;s|@LIBDIR@|/usr/local/lib|' \
+	    -e 's|@INCLUDEDIR@|/usr/local/include|;s|@VERSION@|$(VERSION)|' \
+	    $< > $@
+
+$(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/pkstool: $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libpks.a
+	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS)
+
+# Kbuild writes into the source folder, so each kernel gets its own copy.
+module: $(DRIVER_SRC)
+	@rm -rf $(BUILD)/module && mkdir -p $(BUILD)/module
+	@cp -r driver/. $(BUILD)/module/
+	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules
+
+man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8)
+
+$(BUILD)/man/%.8: man/%.txt $(wildcard man/*-option.txt)
+	@mkdir -p $(@D)
+	asciidoctor -b manpage -a mansource=pkstool -a manversion=$(VERSION) \
+		-o $@ $<
+
+check: deps
+	tests/run-all.sh
+
+run: deps
+	tests/vm/demo.sh
+
+bench: deps
+	tests/bench/run.sh
+
+lint: deps
+	tests/lint.sh
+
+clean:
+	rm -rf $(BUILD)

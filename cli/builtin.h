@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _PKSTOOL_BUILTIN_H_
+#define _PKSTOOL_BUILTIN_H_
+
+#include <argp.h>
+#include <stdbool.h>
+#include <json-c/json.h>
+
+#include "libpks.h"
+
+/* Exit codes, set in exactly one place: pkstool_exit_code(). */
+#define PKSTOOL_EXIT_OK		0
+#define PKSTOOL_EXIT_FAIL	1
+#define PKSTOOL_EXIT_USAGE	2
+#define PKSTOOL_EXIT_UNSUPPORTED 77
+
+/*
+ * Commands return 0 or -errno. These two mean "cannot run here" and become
+ * exit code 77: no PKS in this CPU, or no driver to talk to.
+ */
+#define PKSTOOL_E_NOPKS		EOPNOTSUPP
+#define PKSTOOL_E_NODRIVER	ENODEV
+/* A usage error the command already explained: exit code 2. */
+#define PKSTOOL_E_USAGE		EINVAL
+
+/**
+ * struct pkstool_opts - options every command takes (common.c)
+ * @json: print a JSON array on stdout instead of text
+ * @verbose: say more on stderr
+ */
+struct pkstool_opts {
+	bool json;
+	bool verbose;
+};
+
+extern const struct argp pkstool_common_argp;
+
+int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_test(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_help(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_version(int argc, char **argv, struct pks_ctx *ctx);
+
+/* common.c */
+void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
+			const char *what);
+int pkstool_exit_code(int rc);
+void display_json_array(struct json_object *array);
+
+/* json.c */
+struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
+struct json_object *pks_key_to_json(struct pks_key *key);
+struct json_object *pks_hex_to_json(uint32_t value);
+
+#endif /* _PKSTOOL_BUILTIN_H_ */

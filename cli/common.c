@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every pkstool command shares: the common options, the one error
+ * path, driver checks and the exit-code mapping.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+static const struct argp_option common_options[] = {
+	{ "json", 'j', NULL, 0, "Print a JSON array on stdout", -1 },
+	{ "verbose", 'v', NULL, 0, "Say more on stderr", -1 },
+	{ 0 }
+};
+
+static error_t common_parse(int key, char *arg, struct argp_state *state)
+{
+	struct pkstool_opts *opts = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'j':
+		opts->json = true;
+		return 0;
+	case 'v':
+		opts->verbose = true;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+const struct argp pkstool_common_argp = {
+	.options = common_options,
+	.parser = common_parse,
+};
+
+/* Errors go to stderr, prefixed, one line, whatever the output mode. */
+void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)opts;
+	fprintf(stderr, "pkstool: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * Check that the driver answers, explaining why not. Returns 0, or the
+ * -errno a command should return.
+ */
+int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
+			const char *what)
+{
+	int rc = pks_driver_status(ctx);
+
+	switch (rc) {
+	case 0:
+		return 0;
+	case -ENOENT:
+	case -ENODEV:
+	case -ENXIO:
+		if (!pks_cpu_has_pks()) {
+			p_err(opts, "%s: this CPU does not support PKS (CPUID.7.0:ECX bit 31 is clear)",
+			      what);
+			return -PKSTOOL_E_NOPKS;
+		}
+		p_err(opts, "%s: the pks driver is not loaded (%s is missing): load it with 'modprobe pks'",
+		      what, pks_device_path(ctx));
+		return -PKSTOOL_E_NODRIVER;
+	case -EACCES:
+	case -EPERM:
+		p_err(opts, "%s: cannot use %s: %s: run as root",
+		      what, pks_device_path(ctx), strerror(-rc));
+		return rc;
+	case -ENOTTY:
+		p_err(opts, "%s: %s is not the pks driver (ioctl refused): check PKS_DEVICE",
+		      what, pks_device_path(ctx));
+		return rc;
+	default:
+		p_err(opts, "%s: %s: %s", what, pks_device_path(ctx),
+		      strerror(-rc));
+		return rc;
+	}
+}
+
+int pkstool_exit_code(int rc)
+{
+	switch (-rc) {
+	case 0:
+		return PKSTOOL_EXIT_OK;
+	case PKSTOOL_E_NOPKS:
+	case PKSTOOL_E_NODRIVER:
+		return PKSTOOL_EXIT_UNSUPPORTED;
+	case PKSTOOL_E_USAGE:
+		return PKSTOOL_EXIT_USAGE;
+	default:
+		return PKSTOOL_EXIT_FAIL;
+	}
+}
+
+void display_json_array(struct json_object *array)
+{
+	printf("%s\n", json_object_to_json_string_ext(array,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pkstool info: CPU support, driver state, per-CPU registers, key table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+static const char info_doc[] =
+	"Show PKS support, the driver's state, CR4.PKS and PKRS per CPU and "
+	"the key table.";
+
+static const struct argp_child info_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static error_t info_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = state->input;
+		return 0;
+	}
+	if (key == ARGP_KEY_ARG) {
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp info_argp = {
+	.parser = info_parse,
+	.doc = info_doc,
+	.children = info_children,
+};
+
+static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
+{
+	struct json_object *jinfo = json_object_new_object();
+	struct json_object *jdrv = json_object_new_object();
+	struct json_object *jcpus = json_object_new_array();
+	struct json_object *jkeys = json_object_new_array();
+	struct pks_cpu *cpu;
+	struct pks_key *key;
+	bool loaded = status == 0;
+
+	json_object_object_add(jinfo, "cpu_supports_pks",
+			       json_object_new_boolean(pks_cpu_has_pks()));
+	json_object_object_add(jdrv, "loaded", json_object_new_boolean(loaded));
+	json_object_object_add(jdrv, "device",
+			       json_object_new_string(pks_device_path(ctx)));
+	json_object_object_add(jdrv, "abi_version", loaded ?
+			       json_object_new_int(pks_get_abi_version(ctx)) :
+			       NULL);
+	json_object_object_add(jdrv, "default_pkrs", loaded ?
+			       pks_hex_to_json(pks_get_default_pkrs(ctx)) :
+			       NULL);
+	json_object_object_add(jdrv, "fault_hook", json_object_new_boolean(
+			       loaded && pks_fault_hook_active(ctx)));
+	json_object_object_add(jinfo, "driver", jdrv);
+	if (loaded) {
+		pks_cpu_foreach(ctx, cpu)
+			json_object_array_add(jcpus, pks_cpu_to_json(cpu));
+		pks_key_foreach(ctx, key)
+			json_object_array_add(jkeys, pks_key_to_json(key));
+	}
+	json_object_object_add(jinfo, "cpus", jcpus);
+	json_object_object_add(jinfo, "keys", jkeys);
+	return jinfo;
+}
+
+static void info_print_text(struct pks_ctx *ctx, int status)
+{
+	struct pks_cpu *cpu;
+	struct pks_key *key;
+
+	printf("cpu supports pks: %s\n", pks_cpu_has_pks() ? "yes" : "no");
+	printf("driver: %s (%s)\n", status ? "not loaded" : "loaded",
+	       pks_device_path(ctx));
+	if (status)
+		return;
+	printf("abi version: %u\n", pks_get_abi_version(ctx));
+	printf("default pkrs: %#010x\n", pks_get_default_pkrs(ctx));
+	printf("fault hook: %s\n", pks_fault_hook_active(ctx) ? "yes" : "no");
+	pks_cpu_foreach(ctx, cpu) {
+		if (!pks_cpu_is_online(cpu)) {
+			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));
+			continue;
+		}
+		printf("cpu%u: cr4.pks %s pkrs %#010x writes %llu skipped %llu\n",
+		       pks_cpu_get_id(cpu), pks_cpu_get_cr4_pks(cpu) ? "on" : "off",
+		       pks_cpu_get_pkrs(cpu),
+		       (unsigned long long)pks_cpu_get_pkrs_writes(cpu),
+		       (unsigned long long)pks_cpu_get_pkrs_skipped(cpu));
+	}
+	pks_key_foreach(ctx, key)
+		printf("key %2u: %s\n", pks_key_get_id(key),
+		       *pks_key_get_owner(key) ? pks_key_get_owner(key) : "free");
+}
+
+int cmd_info(int argc, char **argv, struct pks_ctx *ctx)
+{
+	struct pkstool_opts opts = { 0 };
+	struct json_object *array;
+	int status, rc;
+
+	rc = argp_parse(&info_argp, argc, argv, 0, NULL, &opts);
+	if (rc)
+		return -PKSTOOL_E_USAGE;
+
+	/* Without the driver, info still reports CPU support. */
+	status = pks_driver_status(ctx);
+	if (status == 0) {
+		rc = pks_refresh(ctx);
+		if (rc) {
+			p_err(&opts, "info: reading driver state: %s",
+			      strerror(-rc));
+			return rc;
+		}
+	} else if (status != -ENOENT) {
+		rc = pkstool_open_driver(ctx, &opts, "info");
+		return rc;
+	}
+
+	if (opts.json) {
+		array = json_object_new_array();
+		json_object_array_add(array, info_to_json(ctx, status));
+		display_json_array(array);
+		json_object_put(array);
+	} else {
+		info_print_text(ctx, status);
+	}
+	return 0;
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pkstool test: run the driver's built-in test cases.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+struct test_opts {
+	struct pkstool_opts common;
+	bool force;
+	bool list;
+	bool selected[PKS_TEST_NR];
+	unsigned int nr_selected;
+};
+
+static const char test_doc[] =
+	"Run built-in PKS test cases.\v"
+	"TEST is a test name, 'all' (every case that is safe to run together) "
+	"or 'all-keys'. 'crash' oopses the calling process on purpose and "
+	"needs --force.";
+
+static const struct argp_option test_options[] = {
+	{ "force", 'f', NULL, 0, "Allow the crash test", 0 },
+	{ "list", 'l', NULL, 0, "List the test cases and exit", 0 },
+	{ 0 }
+};
+
+static const struct argp_child test_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static void test_select(struct test_opts *opts, unsigned int id)
+{
+	if (!opts->selected[id])
+		opts->nr_selected++;
+	opts->selected[id] = true;
+}
+
+static error_t test_parse(int key, char *arg, struct argp_state *state)
+{
+	struct test_opts *opts = state->input;
+	unsigned int id;
+	int found;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &opts->common;
+		return 0;
+	case 'f':
+		opts->force = true;
+		return 0;
+	case 'l':
+		opts->list = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (!strcmp(arg, "all")) {
+			for (id = 0; id < PKS_TEST_NR; id++)
+				if (!(pks_test_get_flags(id) &
+				      PKS_TEST_F_NOT_IN_ALL))
+					test_select(opts, id);
+			return 0;
+		}
+		found = pks_test_lookup(arg);
+		if (found < 0) {
+			argp_error(state, "unknown test '%s' (see --list)", arg);
+			return EINVAL;
+		}
+		test_select(opts, found);
+		return 0;
+	case ARGP_KEY_END:
+		if (!opts->list && !opts->nr_selected) {
+			argp_error(state, "name a test, 'all' or 'all-keys'");
+			return EINVAL;
+		}
+		for (id = 0; id < PKS_TEST_NR; id++)
+			if (opts->selected[id] && !opts->force &&
+			    (pks_test_get_flags(id) & PKS_TEST_F_CRASHES)) {
+				argp_error(state,
+					   "'%s' kills this process with a kernel oops: add --force",
+					   pks_test_get_name(id));
+				return EINVAL;
+			}
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp test_argp = {
+	.options = test_options,
+	.parser = test_parse,
+	.args_doc = "TEST...",
+	.doc = test_doc,
+	.children = test_children,
+};
+
+static const char *const result_names[] = {
+	[PKS_RESULT_PASS] = "pass",
+	[PKS_RESULT_FAIL] = "fail",
+	[PKS_RESULT_SKIP] = "skip",
+	[PKS_RESULT_ARMED] = "armed",
+};
+
+static const char *const result_tags[] = {
+	[PKS_RESULT_PASS] = "[OK]",
+	[PKS_RESULT_FAIL] = "[FAIL]",
+	[PKS_RESULT_SKIP] = "[SKIP]",
+	[PKS_RESULT_ARMED] = "[ARMED]",
+};
+
+/* Run one case; the crash case is requested twice, as the driver asks. */
+static int run_one(struct pks_ctx *ctx, unsigned int id,
+		   enum pks_test_result *result, char *msg, size_t len)
+{
+	int rc = pks_test_run(ctx, id, result, msg, len);
+
+	if (!rc && *result == PKS_RESULT_ARMED)
+		rc = pks_test_run(ctx, id, result, msg, len);
+	return rc;
+}
+
+static void test_list(const struct test_opts *opts)
+{
+	struct json_object *array = json_object_new_array();
+	unsigned int id;
+
+	for (id = 0; id < PKS_TEST_NR; id++) {
+		uint32_t flags = pks_test_get_flags(id);
+		struct json_object *jt;
+
+		if (!opts->common.json) {
+			printf("%s%s\n", pks_test_get_name(id),
+			       flags & PKS_TEST_F_CRASHES ? " (crashes)" :
+			       flags & PKS_TEST_F_NOT_IN_ALL ? " (not in all)" :
+			       "");
+			continue;
+		}
+		jt = json_object_new_object();
+		json_object_object_add(jt, "test",
+				       json_object_new_string(pks_test_get_name(id)));
+		json_object_object_add(jt, "in_all", json_object_new_boolean(
+				       !(flags & PKS_TEST_F_NOT_IN_ALL)));
+		json_object_object_add(jt, "crashes", json_object_new_boolean(
+				       flags & PKS_TEST_F_CRASHES));
+		json_object_array_add(array, jt);
+	}
+	if (opts->common.json)
+		display_json_array(array);
+	json_object_put(array);
+}
+
+int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
+{
+	struct test_opts opts = { 0 };
+	unsigned int id, passed = 0, failed = 0, skipped = 0;
+	struct json_object *array, *jt;
+	enum pks_test_result result;
+	char msg[PKS_MESSAGE_LEN];
+	const char *name;
+	int rc;
+
+	if (argp_parse(&test_argp, argc, argv, 0, NULL, &opts))
+		return -PKSTOOL_E_USAGE;
+	if (opts.list) {
+		test_list(&opts);
+		return 0;
+	}
+	rc = pkstool_open_driver(ctx, &opts.common, "test");
+	if (rc)
+		return rc;
+
+	array = json_object_new_array();
+	for (id = 0; id < PKS_TEST_NR; id++) {
+		if (!opts.selected[id])
+			continue;
+		name = pks_test_get_name(id);
+		if (!opts.common.json) {
+			printf("[RUN] %s\n", name);
+			fflush(stdout);
+		}
+		msg[0] = '\0';
+		rc = run_one(ctx, id, &result, msg, sizeof(msg));
+		if (rc) {
+			p_err(&opts.common, "test %s: %s%s%s", name,
+			      strerror(-rc), *msg ? ": " : "", msg);
+			result = PKS_RESULT_FAIL;
+			if (!*msg)
+				snprintf(msg, sizeof(msg), "%s", strerror(-rc));
+		}
+		if (result == PKS_RESULT_PASS)
+			passed++;
+		else if (result == PKS_RESULT_SKIP)
+			skipped++;
+		else
+			failed++;
+		if (!opts.common.json) {
+			printf("%s %s%s%s\n", result_tags[result], name,
+			       *msg ? ": " : "", msg);
+			fflush(stdout);
+			continue;
+		}
+		jt = json_object_new_object();
+		json_object_object_add(jt, "test", json_object_new_string(name));
+		json_object_object_add(jt, "result",
+				       json_object_new_string(result_names[result]));
+		json_object_object_add(jt, "message", *msg ?
+				       json_object_new_string(msg) : NULL);
+		json_object_array_add(array, jt);
+	}
+	if (opts.common.json)
+		display_json_array(array);
+	json_object_put(array);
+	fprintf(stderr, "pkstool: test: %u passed, %u failed, %u skipped\n",
+		passed, failed, skipped);
+	return failed ? -EIO : 0;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pks: Protection Keys for Supervisor pages for stock kernels.
+ *
+ * Module init and exit, PKS detection and the /dev/pks misc device.
+ */
+#include "pks_internal.h"
+
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+static int pks_open(struct inode *inode, struct file *file)
+{
+	struct pks_session *session = kzalloc(sizeof(*session), GFP_KERNEL);
+
+	if (!session)
+		return -ENOMEM;
+	file->private_data = session;
+	return 0;
+}
+
+static int pks_release(struct inode *inode, struct file *file)
+{
+	struct pks_session *session = file->private_data;
+
+	pks_session_release(session);
+	kfree(session);
+	return 0;
+}
+
+static const struct file_operations pks_fops = {
+	.owner = THIS_MODULE,
+	.open = pks_open,
+	.release = pks_release,
+	.unlocked_ioctl = pks_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice pks_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "pks",
+	.fops = &pks_fops,
+	.mode = 0600,
+};
+
+static int __init pks_init(void)
+{
+	int rc;
+
+	if (!pks_cpu_supported()) {
+		pr_err("this CPU has no PKS (CPUID.(EAX=7,ECX=0):ECX bit 31 is clear); not loading\n");
+		return -EOPNOTSUPP;
+	}
+	rc = pks_enable_all();
+	if (rc) {
+		pr_err("cannot enable PKS on the online CPUs: %d\n", rc);
+		return rc;
+	}
+	/* Without the probe, keys and guards still work; callbacks do not. */
+	pks_faults_init();
+	rc = misc_register(&pks_misc);
+	if (rc) {
+		pr_err("cannot register /dev/pks: %d\n", rc);
+		pks_faults_exit();
+		pks_disable_all();
+		return rc;
+	}
+	pr_info("PKS enabled on %u CPUs, PKRS %#x, ABI %d\n",
+		num_online_cpus(), PKS_DEFAULT_PKRS, PKS_ABI_VERSION);
+	return 0;
+}
+
+static void __exit pks_exit(void)
+{
+	misc_deregister(&pks_misc);
+	pks_faults_exit();
+	pks_disable_all();
+	pr_info("PKS disabled\n");
+}
+
+module_init(pks_init);
+module_exit(pks_exit);
+
+MODULE_DESCRIPTION("Protection Keys for Supervisor pages for stock kernels");
+MODULE_LICENSE("GPL");

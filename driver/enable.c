@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PKS enablement: CPUID detection, CR4.PKS and PKRS on every CPU (hotplug
+ * included), and the per-CPU copy of PKRS that lets redundant MSR writes be
+ * skipped.
+ */
+#include "pks_internal.h"
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+#include <asm/tlbflush.h>
+
+/**
+ * struct pks_cpu_state - this driver's view of one CPU
+ * @pkrs: the value last written to PKRS; only this CPU changes it
+ * @enabled: CR4.PKS was set by this driver
+ * @writes: PKRS writes done
+ * @skipped: PKRS writes skipped because @pkrs already held the value
+ */
+struct pks_cpu_state {
+	u32 pkrs;
+	bool enabled;
+	u64 writes;
+	u64 skipped;
+};
+
+static DEFINE_PER_CPU(struct pks_cpu_state, pks_cpu);
+static enum cpuhp_state pks_hp_state;
+
+bool pks_cpu_supported(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (boot_cpu_data.cpuid_level < 7)
+		return false;
+	cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
+	return ecx & BIT(PKS_CPUID_ECX_BIT);
+}
+
+/*
+ * Write PKRS on this CPU unless it already holds @pkrs. Callers have
+ * preemption disabled. An interrupt that nests here restores what it
+ * changed before returning, so the read-compare-write needs no lock.
+ */
+void pks_write_pkrs(u32 pkrs)
+{
+	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
+
+	if (st->pkrs == pkrs) {
+		this_cpu_inc(pks_cpu.skipped);
+		return;
+	}
+	st->pkrs = pkrs;
+	wrmsrl(MSR_IA32_PKRS, pkrs);
+	this_cpu_inc(pks_cpu.writes);
+}
+
+u32 pks_read_pkrs_cache(void)
+{
+	return this_cpu_read(pks_cpu.pkrs);
+}
+
+void pks_counters(u64 *writes, u64 *skipped)
+{
+	*writes = this_cpu_read(pks_cpu.writes);
+	*skipped = this_cpu_read(pks_cpu.skipped);
+}
+
+static int pks_cpu_online(unsigned int cpu)
+{
+	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
+	st->pkrs = PKS_DEFAULT_PKRS;
+	cr4_update_irqsoff(X86_CR4_PKS, 0);
+	st->enabled = true;
+	local_irq_restore(flags);
+	pr_debug("cpu%u: PKS enabled, PKRS %#x\n", cpu, PKS_DEFAULT_PKRS);
+	return 0;
+}
+
+static int pks_cpu_offline(unsigned int cpu)
+{
+	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cr4_update_irqsoff(0, X86_CR4_PKS);
+	wrmsrl(MSR_IA32_PKRS, 0);
+	st->pkrs = 0;
+	st->enabled = false;
+	local_irq_restore(flags);
+	pr_debug("cpu%u: PKS disabled\n", cpu);
+	return 0;
+}
+
+int pks_enable_all(void)
+{
+	int rc;
+
+	rc = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pks:online",
+			       pks_cpu_online, pks_cpu_offline);
+	if (rc < 0)
+		return rc;
+	pks_hp_state = rc;
+	return 0;
+}
+
+void pks_disable_all(void)
+{
+	cpuhp_remove_state(pks_hp_state);
+}
+
+static void pks_read_cpu_regs(void *data)
+{
+	struct pks_cpu_info *info = data;
+	u64 pkrs;
+
+	rdmsrl(MSR_IA32_PKRS, pkrs);
+	info->pkrs = pkrs;
+	if (__read_cr4() & X86_CR4_PKS)
+		info->flags |= PKS_CPU_F_CR4_PKS;
+}
+
+void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info)
+{
+	struct pks_cpu_state *st = per_cpu_ptr(&pks_cpu, cpu);
+
+	memset(info, 0, sizeof(*info));
+	info->cpu = cpu;
+	info->pkrs_cached = READ_ONCE(st->pkrs);
+	info->pkrs_writes = READ_ONCE(st->writes);
+	info->pkrs_skipped = READ_ONCE(st->skipped);
+	if (!cpu_online(cpu))
+		return;
+	info->flags |= PKS_CPU_F_ONLINE;
+	/* Read the registers themselves, not this driver's beliefs. */
+	smp_call_function_single(cpu, pks_read_cpu_regs, info, 1);
+}
+
+/*
+ * check-defaults: every online CPU has CR4.PKS set and holds the default
+ * PKRS value, in the register and in this driver's copy.
+ */
+static int pks_test_check_defaults(struct pks_test_ctx *ctx)
+{
+	struct pks_cpu_info info;
+	unsigned int cpu, checked = 0;
+	int result = PKS_RESULT_PASS;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		pks_fill_cpu_info(cpu, &info);
+		checked++;
+		if (!(info.flags & PKS_CPU_F_CR4_PKS)) {
+			result = pks_test_fail(ctx, "cpu%u: CR4.PKS is clear",
+					       cpu);
+			break;
+		}
+		if (info.pkrs != PKS_DEFAULT_PKRS ||
+		    info.pkrs_cached != PKS_DEFAULT_PKRS) {
+			result = pks_test_fail(ctx,
+					       "cpu%u: PKRS %#x (cached %#x), expected %#x",
+					       cpu, info.pkrs, info.pkrs_cached,
+					       PKS_DEFAULT_PKRS);
+			break;
+		}
+	}
+	cpus_read_unlock();
+	if (result == PKS_RESULT_PASS)
+		pr_info("check-defaults: %u CPUs hold PKRS %#x\n", checked,
+			PKS_DEFAULT_PKRS);
+	return result;
+}
+
+static const struct pks_test enable_tests[] = {
+	{ PKS_TEST_CHECK_DEFAULTS, pks_test_check_defaults },
+};
+
+PKS_TEST_CATEGORY(pks_enable_tests, enable_tests);

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Access guards: change what a key allows on the current CPU. A window
+ * opens a key, disables preemption so the task cannot be switched out with
+ * the key open (the stock kernel does not carry PKRS across a switch), and
+ * restores the key's previous state when it closes.
+ */
+#include "pks_internal.h"
+
+#include <linux/delay.h>
+#include <linux/mm.h>
+#include <linux/irq_work.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <asm/msr.h>
+
+static const u32 pks_access_bits[] = {
+	[PKS_NO_ACCESS] = PKS_PKRS_AD,
+	[PKS_READ_ONLY] = PKS_PKRS_WD,
+	[PKS_READ_WRITE] = 0,
+};
+
+static void __pks_set_bits(int key, u32 bits)
+{
+	u32 pkrs = pks_read_pkrs_cache();
+	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+
+	pks_write_pkrs((pkrs & ~mask) | (bits << PKS_PKRS_SHIFT(key)));
+}
+
+/**
+ * pks_set_access() - set what @key allows on this CPU
+ * @key: an allocated key
+ * @access: the new access
+ *
+ * The caller must have preemption disabled and must restore the key
+ * before enabling it; pks_window_open() does both.
+ */
+void pks_set_access(int key, enum pks_access access)
+{
+	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
+		return;
+	WARN_ON_ONCE(preemptible());
+	__pks_set_bits(key, pks_access_bits[access]);
+}
+EXPORT_SYMBOL_GPL(pks_set_access);
+
+/**
+ * pks_window_open() - open a non-preemptible access window
+ * @key: an allocated key
+ * @access: what the window allows
+ *
+ * Windows nest: each close restores the state its open found.
+ *
+ * Return: the key's previous state, for pks_window_close().
+ */
+unsigned int pks_window_open(int key, enum pks_access access)
+{
+	unsigned int prev;
+
+	preempt_disable();
+	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
+		return PKS_PKRS_AD;
+	prev = pks_key_bits(key, pks_read_pkrs_cache());
+	__pks_set_bits(key, pks_access_bits[access]);
+	return prev;
+}
+EXPORT_SYMBOL_GPL(pks_window_open);
+
+/**
+ * pks_window_close() - close a window from pks_window_open()
+ * @key: the key given to pks_window_open()
+ * @prev: what pks_window_open() returned
+ */
+void pks_window_close(int key, unsigned int prev)
+{
+	if (!WARN_ON_ONCE(!pks_key_valid(key)))
+		__pks_set_bits(key, prev & (PKS_PKRS_AD | PKS_PKRS_WD));
+	preempt_enable();
+}
+EXPORT_SYMBOL_GPL(pks_window_close);
+
+/* Check the access a key gives through @addr on this CPU. */
+static int pks_expect(struct pks_test_ctx *ctx, void *addr, bool readable,
+		      bool writable, const char *state)
+{
+	u64 val;
+
+	if (pks_can_read(addr, &val) != readable)
+		return pks_test_fail(ctx, "%s: read %s", state,
+				     readable ? "faulted" : "succeeded");
+	if (pks_can_write(addr, val) != writable)
+		return pks_test_fail(ctx, "%s: write %s", state,
+				     writable ? "faulted" : "succeeded");
+	return PKS_RESULT_PASS;
+}
+
+/*
+ * single-key: one key blocks, allows reads only, or allows everything as
+ * set; windows nest; and only real changes reach the PKRS MSR.
+ */
+static int pks_single_key(struct pks_test_ctx *ctx, struct pks_test_page *tp)
+{
+	u64 w0, s0, w1, s1, val = 0;
+	unsigned int outer, inner;
+	int rc;
+
+	rc = pks_expect(ctx, tp->addr, false, false, "access-disabled");
+	if (rc)
+		return rc;
+
+	outer = pks_window_open(tp->key, PKS_READ_ONLY);
+	rc = pks_expect(ctx, tp->addr, true, false, "read-only window");
+	pks_window_close(tp->key, outer);
+	if (rc)
+		return rc;
+
+	outer = pks_window_open(tp->key, PKS_READ_WRITE);
+	rc = pks_expect(ctx, tp->addr, true, true, "read-write window");
+	if (!rc && (!pks_can_write(tp->addr, 0x5a5a5a5a5a5a5a5aULL) ||
+		    !pks_can_read(tp->addr, &val) ||
+		    val != 0x5a5a5a5a5a5a5a5aULL))
+		rc = pks_test_fail(ctx, "read-write window: read back %#llx",
+				   val);
+	/* A nested read-only window, then back to read-write. */
+	inner = pks_window_open(tp->key, PKS_READ_ONLY);
+	if (!rc)
+		rc = pks_expect(ctx, tp->addr, true, false, "nested window");
+	pks_window_close(tp->key, inner);
+	if (!rc)
+		rc = pks_expect(ctx, tp->addr, true, true, "after nested close");
+	pks_window_close(tp->key, outer);
+	if (rc)
+		return rc;
+
+	rc = pks_expect(ctx, tp->addr, false, false, "after close");
+	if (rc)
+		return rc;
+
+	/* Exact MSR write counts, on one CPU with preemption off. */
+	preempt_disable();
+	pks_counters(&w0, &s0);
+	outer = pks_window_open(tp->key, PKS_READ_WRITE);
+	inner = pks_window_open(tp->key, PKS_READ_WRITE);
+	pks_window_close(tp->key, inner);
+	pks_window_close(tp->key, outer);
+	pks_counters(&w1, &s1);
+	preempt_enable();
+	if (w1 - w0 != 2 || s1 - s0 != 2)
+		return pks_test_fail(ctx,
+				     "open+redundant open+2 closes: %llu writes, %llu skipped; expected 2 and 2",
+				     w1 - w0, s1 - s0);
+	return PKS_RESULT_PASS;
+}
+
+static int pks_test_single_key(struct pks_test_ctx *ctx)
+{
+	struct pks_test_page tp;
+	int rc;
+
+	rc = pks_test_page_alloc(&tp, "test:single-key");
+	if (rc)
+		return rc;
+	preempt_disable();
+	rc = pks_single_key(ctx, &tp);
+	preempt_enable();
+	if (!rc && *(u64 *)page_address(tp.page) != 0x5a5a5a5a5a5a5a5aULL)
+		rc = pks_test_fail(ctx, "data written in the window is lost");
+	pks_test_page_free(&tp);
+	return rc;
+}
+
+struct pks_remote_check {
+	void *addr;
+	u32 pkrs;
+	bool readable;
+};
+
+static void pks_remote_probe(void *data)
+{
+	struct pks_remote_check *rc = data;
+	u64 val;
+
+	rc->pkrs = pks_read_pkrs_cache();
+	rc->readable = pks_can_read(rc->addr, &val);
+}
+
+/*
+ * context-switch: what this module promises instead of upstream's
+ * per-task PKRS. A window cannot be preempted; it opens the key on its own
+ * CPU only; and after the task sleeps and migrates, every CPU it lands on
+ * holds the default PKRS, in the register and in the driver's copy.
+ */
+static int pks_test_context_switch(struct pks_test_ctx *ctx)
+{
+	struct pks_remote_check remote = {};
+	struct pks_test_page tp;
+	unsigned int prev, cpu, other;
+	int rc, result = PKS_RESULT_PASS;
+	u64 msr;
+
+	rc = pks_test_page_alloc(&tp, "test:context-switch");
+	if (rc)
+		return rc;
+	remote.addr = tp.addr;
+
+	prev = pks_window_open(tp.key, PKS_READ_WRITE);
+	cpu = smp_processor_id();
+	other = cpumask_any_but(cpu_online_mask, cpu);
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) && preemptible())
+		result = pks_test_fail(ctx, "a window is preemptible");
+	else if (other < nr_cpu_ids) {
+		smp_call_function_single(other, pks_remote_probe, &remote, 1);
+		if (remote.readable || remote.pkrs != PKS_DEFAULT_PKRS)
+			result = pks_test_fail(ctx,
+					       "window on cpu%u opened cpu%u (PKRS %#x)",
+					       cpu, other, remote.pkrs);
+	}
+	pks_window_close(tp.key, prev);
+	if (result)
+		goto out;
+
+	for_each_online_cpu(cpu) {
+		if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
+			continue;
+		msleep(1);
+		preempt_disable();
+		rdmsrl(MSR_IA32_PKRS, msr);
+		if (smp_processor_id() != cpu || msr != PKS_DEFAULT_PKRS ||
+		    pks_read_pkrs_cache() != PKS_DEFAULT_PKRS) {
+			preempt_enable();
+			result = pks_test_fail(ctx,
+					       "after switching to cpu%u: PKRS %#llx, cached %#x",
+					       cpu, msr, pks_read_pkrs_cache());
+			break;
+		}
+		prev = pks_window_open(tp.key, PKS_READ_WRITE);
+		rc = pks_can_write(tp.addr, cpu);
+		pks_window_close(tp.key, prev);
+		preempt_enable();
+		if (!rc) {
+			result = pks_test_fail(ctx, "window failed on cpu%u",
+					       cpu);
+			break;
+		}
+	}
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+out:
+	pks_test_page_free(&tp);
+	return result;
+}
+
+struct pks_irq_probe {
+	struct irq_work work;
+	u32 pkrs;
+	bool done;
+};
+
+static void pks_irq_probe_fn(struct irq_work *work)
+{
+	struct pks_irq_probe *p = container_of(work, struct pks_irq_probe,
+					       work);
+	u64 msr;
+
+	rdmsrl(MSR_IA32_PKRS, msr);
+	p->pkrs = msr;
+	smp_store_release(&p->done, true);
+}
+
+/*
+ * exception: a fault taken and fixed up inside a window, and an interrupt
+ * taken inside it, leave the window's PKRS as it was. Interrupts run with
+ * the window's PKRS (a documented limit of an out-of-tree module).
+ */
+static int pks_test_exception(struct pks_test_ctx *ctx)
+{
+	struct pks_test_page tp, other;
+	struct pks_irq_probe probe = {};
+	unsigned int prev;
+	u32 window;
+	int rc, result = PKS_RESULT_PASS;
+	unsigned long spins = 0;
+	u64 val, msr;
+
+	rc = pks_test_page_alloc(&tp, "test:exception");
+	if (rc)
+		return rc;
+	rc = pks_test_page_alloc(&other, "test:exception");
+	if (rc) {
+		pks_test_page_free(&tp);
+		return rc;
+	}
+	init_irq_work(&probe.work, pks_irq_probe_fn);
+
+	prev = pks_window_open(tp.key, PKS_READ_WRITE);
+	window = pks_read_pkrs_cache();
+	/* A page fault on the other key, fixed up by the nofault helper. */
+	if (pks_can_read(other.addr, &val))
+		result = pks_test_fail(ctx, "other key readable in window");
+	rdmsrl(MSR_IA32_PKRS, msr);
+	if (!result && (msr != window || !pks_can_write(tp.addr, 1)))
+		result = pks_test_fail(ctx, "after a fault: PKRS %#llx, window %#x",
+				       msr, window);
+	/* A self-interrupt; preemption is off so it lands on this CPU. */
+	if (!result && irq_work_queue(&probe.work)) {
+		while (!smp_load_acquire(&probe.done) && spins++ < 100000000)
+			cpu_relax();
+		rdmsrl(MSR_IA32_PKRS, msr);
+		if (!probe.done)
+			result = pks_test_fail(ctx, "self-interrupt never ran");
+		else if (probe.pkrs != window || msr != window ||
+			 !pks_can_write(tp.addr, 2))
+			result = pks_test_fail(ctx,
+					       "interrupt saw PKRS %#x, after it %#llx, window %#x",
+					       probe.pkrs, msr, window);
+	}
+	pks_window_close(tp.key, prev);
+	irq_work_sync(&probe.work);
+
+	pks_test_page_free(&other);
+	pks_test_page_free(&tp);
+	return result;
+}
+
+static const struct pks_test guard_tests[] = {
+	{ PKS_TEST_SINGLE_KEY, pks_test_single_key },
+	{ PKS_TEST_CONTEXT_SWITCH, pks_test_context_switch },
+	{ PKS_TEST_EXCEPTION, pks_test_exception },
+};
+
+PKS_TEST_CATEGORY(pks_guard_tests, guard_tests);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Protection-key allocation. Key 0 tags all ordinary kernel memory and is
+ * never handed out; keys 1..15 go to named consumers.
+ */
+#include "pks_internal.h"
+
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+/**
+ * struct pks_key - one entry of the key table
+ * @owner: consumer name, "" when free
+ * @fault_cb: the consumer's fault callback, or NULL
+ * @data: argument for @fault_cb
+ */
+struct pks_key {
+	char owner[PKS_OWNER_LEN];
+	pks_fault_cb_t fault_cb;
+	void *data;
+};
+
+/*
+ * All changes to the key table occur with this lock held. It is a
+ * spinlock because the fault path reads the table with interrupts off.
+ */
+static DEFINE_SPINLOCK(pks_keys_lock);
+static struct pks_key pks_keys[PKS_NR_KEYS];
+
+bool pks_key_valid(int key)
+{
+	return key > 0 && key < PKS_NR_KEYS;
+}
+
+/**
+ * pks_key_alloc() - allocate a protection key
+ * @owner: consumer name, shown by `pkstool info`
+ * @fault_cb: called on an unfixed kernel fault on the key, or NULL
+ * @data: argument for @fault_cb
+ *
+ * The key starts access-disabled on every CPU.
+ *
+ * Return: the key (1..15), -EINVAL for an empty owner, -ENOSPC when every
+ * key is in use.
+ */
+int pks_key_alloc(const char *owner, pks_fault_cb_t fault_cb, void *data)
+{
+	unsigned long flags;
+	int key;
+
+	if (!owner || !*owner)
+		return -EINVAL;
+
+	spin_lock_irqsave(&pks_keys_lock, flags);
+	for (key = 1; key < PKS_NR_KEYS; key++) {
+		struct pks_key *k = &pks_keys[key];
+
+		if (k->owner[0])
+			continue;
+		strscpy(k->owner, owner, sizeof(k->owner));
+		k->fault_cb = fault_cb;
+		k->data = data;
+		spin_unlock_irqrestore(&pks_keys_lock, flags);
+		pr_debug("key %d allocated to %s\n", key, owner);
+		return key;
+	}
+	spin_unlock_irqrestore(&pks_keys_lock, flags);
+	pr_warn("no free protection key for %s: all %d are in use\n", owner,
+		PKS_NR_KEYS - 1);
+	return -ENOSPC;
+}
+EXPORT_SYMBOL_GPL(pks_key_alloc);
+
+static void pks_key_reset_local(void *data)
+{
+	pks_set_access((long)data, PKS_NO_ACCESS);
+}
+
+/**
+ * pks_key_free() - release a key from pks_key_alloc()
+ * @key: the key
+ *
+ * The consumer must have removed the key from its mappings. A grant left
+ * open on any CPU is closed, so the next owner starts access-disabled.
+ */
+void pks_key_free(int key)
+{
+	unsigned long flags;
+
+	if (WARN_ON(!pks_key_valid(key)))
+		return;
+	on_each_cpu(pks_key_reset_local, (void *)(long)key, 1);
+
+	spin_lock_irqsave(&pks_keys_lock, flags);
+	WARN_ON(!pks_keys[key].owner[0]);
+	memset(&pks_keys[key], 0, sizeof(pks_keys[key]));
+	spin_unlock_irqrestore(&pks_keys_lock, flags);
+}
+EXPORT_SYMBOL_GPL(pks_key_free);
+
+void pks_fill_key_info(struct pks_key_info *keys)
+{
+	unsigned long flags;
+	int key;
+
+	spin_lock_irqsave(&pks_keys_lock, flags);
+	for (key = 0; key < PKS_NR_KEYS; key++) {
+		memset(&keys[key], 0, sizeof(keys[key]));
+		keys[key].key = key;
+		if (key == 0) {
+			keys[key].flags = PKS_KEY_F_RESERVED;
+			strscpy(keys[key].owner, "kernel", PKS_OWNER_LEN);
+		} else if (pks_keys[key].owner[0]) {
+			keys[key].flags = PKS_KEY_F_ALLOCATED;
+			memcpy(keys[key].owner, pks_keys[key].owner,
+			       PKS_OWNER_LEN);
+		}
+	}
+	spin_unlock_irqrestore(&pks_keys_lock, flags);
+}
+
+/* Called from the fault path with interrupts off. */
+bool pks_key_fault_cb(int key, unsigned long address, bool write)
+{
+	pks_fault_cb_t cb;
+	void *data;
+
+	if (!pks_key_valid(key))
+		return false;
+	spin_lock(&pks_keys_lock);
+	cb = pks_keys[key].fault_cb;
+	data = pks_keys[key].data;
+	spin_unlock(&pks_keys_lock);
+	return cb && cb(key, address, write, data);
+}
+
+/* Say which key is held, for tests that need the whole table. */
+int pks_keys_busy(char *msg, size_t len)
+{
+	unsigned long flags;
+	int key, rc = 0;
+
+	spin_lock_irqsave(&pks_keys_lock, flags);
+	for (key = 1; key < PKS_NR_KEYS; key++) {
+		if (!pks_keys[key].owner[0])
+			continue;
+		snprintf(msg, len, "key %d is held by '%s'; release it first",
+			 key, pks_keys[key].owner);
+		rc = -EBUSY;
+		break;
+	}
+	spin_unlock_irqrestore(&pks_keys_lock, flags);
+	return rc;
+}
+
+/*
+ * all-keys: with every key allocated at once, each key guards its own page
+ * independently, and one more allocation fails with -ENOSPC.
+ */
+static int pks_test_all_keys(struct pks_test_ctx *ctx)
+{
+	struct pks_test_page pages[PKS_NR_KEYS] = {};
+	int i, j, rc, result = PKS_RESULT_PASS;
+	unsigned int prev;
+	u64 val;
+
+	rc = pks_keys_busy(ctx->message, sizeof(ctx->message));
+	if (rc)
+		return rc;
+
+	for (i = 1; i < PKS_NR_KEYS; i++) {
+		rc = pks_test_page_alloc(&pages[i], "test:all-keys");
+		if (rc) {
+			result = pks_test_fail(ctx, "key %d: allocation: %d",
+					       i, rc);
+			goto out;
+		}
+	}
+	rc = pks_key_alloc("test:all-keys", NULL, NULL);
+	if (rc != -ENOSPC) {
+		if (rc > 0)
+			pks_key_free(rc);
+		result = pks_test_fail(ctx, "16th key allocation gave %d, not -ENOSPC",
+				       rc);
+		goto out;
+	}
+
+	for (i = 1; i < PKS_NR_KEYS; i++) {
+		preempt_disable();
+		if (pks_can_write(pages[i].addr, i)) {
+			preempt_enable();
+			result = pks_test_fail(ctx, "key %d: write without a window",
+					       pages[i].key);
+			goto out;
+		}
+		prev = pks_window_open(pages[i].key, PKS_READ_WRITE);
+		rc = pks_can_write(pages[i].addr, pages[i].key);
+		for (j = 1; rc && j < PKS_NR_KEYS; j++)
+			if (j != i && pks_can_read(pages[j].addr, &val))
+				rc = false;
+		pks_window_close(pages[i].key, prev);
+		preempt_enable();
+		if (!rc) {
+			result = pks_test_fail(ctx, "key %d: its window failed or opened key %d",
+					       pages[i].key, j - 1);
+			goto out;
+		}
+	}
+	for (i = 1; i < PKS_NR_KEYS; i++) {
+		if (*(u64 *)page_address(pages[i].page) != pages[i].key) {
+			result = pks_test_fail(ctx, "key %d: page holds wrong data",
+					       pages[i].key);
+			goto out;
+		}
+	}
+out:
+	for (i = 1; i < PKS_NR_KEYS; i++)
+		pks_test_page_free(&pages[i]);
+	return result;
+}
+
+static const struct pks_test key_tests[] = {
+	{ PKS_TEST_ALL_KEYS, pks_test_all_keys },
+};
+
+PKS_TEST_CATEGORY(pks_key_tests, key_tests);

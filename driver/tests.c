@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Built-in tests: the dispatcher, and helpers shared by the test cases
+ * that each file defines next to the code it tests.
+ */
+#include "pks_internal.h"
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+static const struct pks_test_category *pks_test_categories[] = {
+	&pks_enable_tests,
+	&pks_guard_tests,
+	&pks_key_tests,
+	&pks_fault_tests,
+};
+
+static const char *const pks_test_names[] = {
+#define PKS_TEST_NAME(id, name, flags) [id] = name,
+	PKS_TEST_CASES(PKS_TEST_NAME)
+#undef PKS_TEST_NAME
+};
+
+static const u32 pks_test_flags[] = {
+#define PKS_TEST_FLAGS(id, name, flags) [id] = flags,
+	PKS_TEST_CASES(PKS_TEST_FLAGS)
+#undef PKS_TEST_FLAGS
+};
+
+/* One test at a time: they allocate keys and some need all of them. */
+static DEFINE_MUTEX(pks_test_lock);
+
+static int pks_test_message(struct pks_test_ctx *ctx, int result,
+			    const char *fmt, va_list ap)
+{
+	vsnprintf(ctx->message, sizeof(ctx->message), fmt, ap);
+	return result;
+}
+
+int pks_test_fail(struct pks_test_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = pks_test_message(ctx, PKS_RESULT_FAIL, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int pks_test_skip(struct pks_test_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = pks_test_message(ctx, PKS_RESULT_SKIP, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Map a zeroed page through a second, keyed mapping (key 0 frees none). */
+int pks_test_page_map(struct pks_test_page *tp, int key)
+{
+	memset(tp, 0, sizeof(*tp));
+	tp->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!tp->page)
+		return -ENOMEM;
+	tp->addr = vmap(&tp->page, 1, VM_MAP, pks_pgprot(PAGE_KERNEL, key));
+	if (!tp->addr) {
+		__free_page(tp->page);
+		tp->page = NULL;
+		return -ENOMEM;
+	}
+	tp->key = key;
+	return 0;
+}
+
+int pks_test_page_alloc(struct pks_test_page *tp, const char *owner)
+{
+	int key, rc;
+
+	memset(tp, 0, sizeof(*tp));
+	key = pks_key_alloc(owner, NULL, NULL);
+	if (key < 0)
+		return key;
+	rc = pks_test_page_map(tp, key);
+	if (rc)
+		pks_key_free(key);
+	return rc;
+}
+
+void pks_test_page_free(struct pks_test_page *tp)
+{
+	if (tp->addr)
+		vunmap(tp->addr);
+	if (tp->page)
+		__free_page(tp->page);
+	if (pks_key_valid(tp->key))
+		pks_key_free(tp->key);
+	memset(tp, 0, sizeof(*tp));
+}
+
+bool pks_can_read(const void *addr, u64 *val)
+{
+	return copy_from_kernel_nofault(val, addr, sizeof(*val)) == 0;
+}
+
+bool pks_can_write(void *addr, u64 val)
+{
+	pagefault_disable();
+	__put_kernel_nofault(addr, &val, u64, fault);
+	pagefault_enable();
+	return true;
+fault:
+	pagefault_enable();
+	return false;
+}
+
+static const struct pks_test *pks_test_find(enum pks_test_id id)
+{
+	size_t c, i;
+
+	for (c = 0; c < ARRAY_SIZE(pks_test_categories); c++)
+		for (i = 0; i < pks_test_categories[c]->len; i++)
+			if (pks_test_categories[c]->tests[i].id == id)
+				return &pks_test_categories[c]->tests[i];
+	return NULL;
+}
+
+static int pks_test_fire_crash(struct pks_session *session,
+			       struct pks_test_run *run,
+			       const struct pks_test *test)
+{
+	struct pks_test_ctx ctx = { .session = session };
+	bool armed;
+
+	mutex_lock(&pks_test_lock);
+	armed = session->crash_armed;
+	session->crash_armed = !armed;
+	mutex_unlock(&pks_test_lock);
+	if (!armed) {
+		run->result = PKS_RESULT_ARMED;
+		strscpy(run->message, "armed: request it again to crash",
+			sizeof(run->message));
+		return 0;
+	}
+	/* Runs without the test lock, which the dying task would keep. */
+	run->result = test->run(&ctx);
+	memcpy(run->message, ctx.message, sizeof(run->message));
+	return 0;
+}
+
+int pks_test_run(struct pks_session *session, struct pks_test_run *run)
+{
+	struct pks_test_ctx ctx = { .session = session };
+	const struct pks_test *test;
+	int rc;
+
+	if (run->test >= PKS_TEST_NR)
+		return -ENOENT;
+	test = pks_test_find(run->test);
+	if (!test)
+		return -ENOENT;
+	if (pks_test_flags[run->test] & PKS_TEST_F_CRASHES)
+		return pks_test_fire_crash(session, run, test);
+
+	if (mutex_lock_interruptible(&pks_test_lock))
+		return -EINTR;
+	session->crash_armed = false;
+	pr_info("test %s: start\n", pks_test_names[run->test]);
+	rc = test->run(&ctx);
+	mutex_unlock(&pks_test_lock);
+
+	memcpy(run->message, ctx.message, sizeof(run->message));
+	if (rc < 0) {
+		pr_info("test %s: cannot run: %d %s\n",
+			pks_test_names[run->test], rc, ctx.message);
+		return rc;
+	}
+	run->result = rc;
+	pr_info("test %s: %s%s%s\n", pks_test_names[run->test],
+		rc == PKS_RESULT_PASS ? "pass" :
+		rc == PKS_RESULT_SKIP ? "skip" : "FAIL",
+		ctx.message[0] ? ": " : "", ctx.message);
+	return 0;
+}
+
+void pks_session_release(struct pks_session *session)
+{
+	pks_test_page_free(&session->crash_page);
+}

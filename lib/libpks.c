@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libpks: a thin, typed layer over the /dev/pks ioctls.
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "libpks.h"
+
+struct pks_key {
+	struct pks_ctx *ctx;
+	struct pks_key_info info;
+};
+
+struct pks_cpu {
+	struct pks_ctx *ctx;
+	struct pks_cpu_info info;
+};
+
+struct pks_ctx {
+	int refcount;
+	int fd;
+	int open_err;		/* -errno from open(), 0 when open */
+	int log_priority;
+	const char *device;
+	struct pks_info info;
+	struct pks_key keys[PKS_NR_KEYS];
+	struct pks_cpu *cpus;
+	unsigned int nr_cpus;
+	bool loaded;		/* info/keys/cpus hold a snapshot */
+};
+
+static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (priority > ctx->log_priority)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "libpks: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/* PKS_LOG: a syslog priority name or number, as ndctl's log_init(). */
+static int pks_log_priority_from_env(void)
+{
+	static const char *const names[] = {
+		[LOG_ERR] = "err", [LOG_INFO] = "info", [LOG_DEBUG] = "debug",
+	};
+	const char *env = getenv("PKS_LOG");
+	char *end;
+	long prio;
+	size_t i;
+
+	if (!env)
+		return LOG_ERR;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i] && !strcmp(env, names[i]))
+			return i;
+	prio = strtol(env, &end, 10);
+	return (*end || prio < 0) ? LOG_ERR : (int)prio;
+}
+
+int pks_new(struct pks_ctx **out)
+{
+	struct pks_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->refcount = 1;
+	ctx->log_priority = pks_log_priority_from_env();
+	ctx->device = getenv("PKS_DEVICE");
+	if (!ctx->device || !*ctx->device)
+		ctx->device = PKS_DEFAULT_DEVICE;
+	ctx->fd = open(ctx->device, O_RDWR | O_CLOEXEC);
+	ctx->open_err = ctx->fd < 0 ? -errno : 0;
+	pks_log(ctx, LOG_DEBUG, "open %s: %s\n", ctx->device,
+		strerror(-ctx->open_err));
+	*out = ctx;
+	return 0;
+}
+
+struct pks_ctx *pks_ref(struct pks_ctx *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+	return ctx;
+}
+
+void pks_unref(struct pks_ctx *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return;
+	if (ctx->fd >= 0)
+		close(ctx->fd);
+	free(ctx->cpus);
+	free(ctx);
+}
+
+void pks_set_log_priority(struct pks_ctx *ctx, int priority)
+{
+	ctx->log_priority = priority;
+}
+
+bool pks_cpu_has_pks(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+		return false;
+	return ecx & (1u << 31);
+}
+
+const char *pks_device_path(struct pks_ctx *ctx)
+{
+	return ctx->device;
+}
+
+static int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
+			struct pks_cpu_info *cpus, unsigned int nr_cpus)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->nr_cpus = nr_cpus;
+	info->cpus = (uintptr_t)cpus;
+	if (ctx->open_err)
+		return ctx->open_err;
+	if (ioctl(ctx->fd, PKS_IOC_GET_INFO, info) < 0)
+		return -errno;
+	return 0;
+}
+
+int pks_driver_status(struct pks_ctx *ctx)
+{
+	struct pks_info info;
+
+	return pks_get_info(ctx, &info, NULL, 0);
+}
+
+int pks_refresh(struct pks_ctx *ctx)
+{
+	struct pks_cpu_info *raw = NULL;
+	unsigned int i, n;
+	int rc;
+
+	ctx->loaded = false;
+	/* Count, then fill; retry if CPUs appeared in between. */
+	rc = pks_get_info(ctx, &ctx->info, NULL, 0);
+	while (!rc) {
+		n = ctx->info.nr_cpus;
+		free(raw);
+		raw = calloc(n ? n : 1, sizeof(*raw));
+		if (!raw)
+			return -ENOMEM;
+		rc = pks_get_info(ctx, &ctx->info, raw, n);
+		if (!rc && ctx->info.nr_cpus <= n)
+			break;
+	}
+	if (rc) {
+		free(raw);
+		return rc;
+	}
+	n = ctx->info.nr_cpus;
+	free(ctx->cpus);
+	ctx->cpus = calloc(n ? n : 1, sizeof(*ctx->cpus));
+	if (!ctx->cpus) {
+		free(raw);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		ctx->cpus[i].ctx = ctx;
+		ctx->cpus[i].info = raw[i];
+	}
+	free(raw);
+	ctx->nr_cpus = n;
+	for (i = 0; i < PKS_NR_KEYS; i++) {
+		ctx->keys[i].ctx = ctx;
+		ctx->keys[i].info = ctx->info.keys[i];
+		ctx->keys[i].info.owner[PKS_OWNER_LEN - 1] = '\0';
+	}
+	ctx->loaded = true;
+	return 0;
+}
+
+unsigned int pks_get_abi_version(struct pks_ctx *ctx)
+{
+	return ctx->info.abi_version;
+}
+
+uint32_t pks_get_default_pkrs(struct pks_ctx *ctx)
+{
+	return ctx->info.default_pkrs;
+}
+
+bool pks_fault_hook_active(struct pks_ctx *ctx)
+{
+	return ctx->info.flags & PKS_INFO_F_FAULT_HOOK;
+}
+
+struct pks_key *pks_key_get_first(struct pks_ctx *ctx)
+{
+	return ctx->loaded ? &ctx->keys[0] : NULL;
+}
+
+struct pks_key *pks_key_get_next(struct pks_key *key)
+{
+	struct pks_ctx *ctx = key->ctx;
+
+	return key + 1 < ctx->keys + PKS_NR_KEYS ? key + 1 : NULL;
+}
+
+unsigned int pks_key_get_id(struct pks_key *key)
+{
+	return key->info.key;
+}
+
+const char *pks_key_get_owner(struct pks_key *key)
+{
+	return key->info.owner;
+}
+
+bool pks_key_is_allocated(struct pks_key *key)
+{
+	return key->info.flags & PKS_KEY_F_ALLOCATED;
+}
+
+bool pks_key_is_reserved(struct pks_key *key)
+{
+	return key->info.flags & PKS_KEY_F_RESERVED;
+}
+
+struct pks_cpu *pks_cpu_get_first(struct pks_ctx *ctx)
+{
+	return ctx->loaded && ctx->nr_cpus ? &ctx->cpus[0] : NULL;
+}
+
+struct pks_cpu *pks_cpu_get_next(struct pks_cpu *cpu)
+{
+	struct pks_ctx *ctx = cpu->ctx;
+
+	return cpu + 1 < ctx->cpus + ctx->nr_cpus ? cpu + 1 : NULL;
+}
+
+unsigned int pks_cpu_get_id(struct pks_cpu *cpu)
+{
+	return cpu->info.cpu;
+}
+
+bool pks_cpu_is_online(struct pks_cpu *cpu)
+{
+	return cpu->info.flags & PKS_CPU_F_ONLINE;
+}
+
+bool pks_cpu_get_cr4_pks(struct pks_cpu *cpu)
+{
+	return cpu->info.flags & PKS_CPU_F_CR4_PKS;
+}
+
+uint32_t pks_cpu_get_pkrs(struct pks_cpu *cpu)
+{
+	return cpu->info.pkrs;
+}
+
+uint32_t pks_cpu_get_pkrs_cached(struct pks_cpu *cpu)
+{
+	return cpu->info.pkrs_cached;
+}
+
+uint64_t pks_cpu_get_pkrs_writes(struct pks_cpu *cpu)
+{
+	return cpu->info.pkrs_writes;
+}
+
+uint64_t pks_cpu_get_pkrs_skipped(struct pks_cpu *cpu)
+{
+	return cpu->info.pkrs_skipped;
+}
+
+static const struct {
+	const char *name;
+	uint32_t flags;
+} pks_tests[] = {
+#define PKS_TEST_ENTRY(id, name, flags) [id] = { name, flags },
+	PKS_TEST_CASES(PKS_TEST_ENTRY)
+#undef PKS_TEST_ENTRY
+};
+
+int pks_test_lookup(const char *name)
+{
+	unsigned int id;
+
+	for (id = 0; id < PKS_TEST_NR; id++)
+		if (!strcmp(pks_tests[id].name, name))
+			return id;
+	return -ENOENT;
+}
+
+const char *pks_test_get_name(unsigned int id)
+{
+	return id < PKS_TEST_NR ? pks_tests[id].name : NULL;
+}
+
+uint32_t pks_test_get_flags(unsigned int id)
+{
+	return id < PKS_TEST_NR ? pks_tests[id].flags : 0;
+}
+
+int pks_test_run(struct pks_ctx *ctx, unsigned int id,
+		 enum pks_test_result *result, char *message, size_t len)
+{
+	struct pks_test_run run = {
+		.size = sizeof(run),
+		.test = id,
+	};
+	int rc = 0;
+
+	if (ctx->open_err)
+		return ctx->open_err;
+	if (ioctl(ctx->fd, PKS_IOC_RUN_TEST, &run) < 0)
+		rc = -errno;
+	run.message[PKS_MESSAGE_LEN - 1] = '\0';
+	if (message && len)
+		snprintf(message, len, "%s", run.message);
+	if (!rc)
+		*result = run.result;
+	pks_log(ctx, LOG_DEBUG, "test %u: rc %d result %u %s\n", id, rc,
+		run.result, run.message);
+	return rc;
+}

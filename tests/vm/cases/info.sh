@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: load the driver; every CPU has CR4.PKS and the default PKRS, read
+# from the registers; /dev/pks is root-only; key 0 is reserved.
+. /tests/lib.sh
+
+pkstool info --json | jq -e '.[0].driver.loaded == false' >/dev/null ||
+	fail "info claims a driver before insmod"
+load_pks
+expect_eq "/dev/pks mode" "$(stat -c %a /dev/pks)" 600
+expect_eq "cpu supports pks" "$(info_json .cpu_supports_pks)" true
+expect_eq "driver loaded" "$(info_json .driver.loaded)" true
+expect_eq "abi" "$(info_json .driver.abi_version)" 1
+expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
+n=$(nproc)
+expect_eq "online cpus with CR4.PKS" \
+	"$(info_json '[.cpus[] | select(.online and .cr4_pks)] | length')" "$n"
+expect_eq "cpus with default PKRS" \
+	"$(info_json "[.cpus[] | select(.pkrs == \"$DEFAULT_PKRS\" and .pkrs_cached == \"$DEFAULT_PKRS\")] | length")" "$n"
+expect_eq "key 0" "$(info_json '.keys[0].state')" reserved
+expect_eq "free keys" "$(info_json '[.keys[] | select(.state == "free")] | length')" 15
+pkstool info
+exit 0

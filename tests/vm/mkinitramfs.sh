@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh KROOT PKS_KO BUILD OUT: build a busybox initramfs for the
+# unpacked Debian kernel at KROOT with its NVDIMM and dax modules, pks.ko,
+# ndctl, daxctl, jq, the pkstool programs in BUILD and the VM test cases.
+set -euo pipefail
+
+kroot=$1 pks_ko=$2 build=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+kver=$(basename "$kroot")
+moddir=$kroot/lib/modules/$kver
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules,tests,root}
+cp /bin/busybox "$stage/bin/busybox"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
+
+# Programs and the shared libraries they load, at their own paths.
+copy_prog() {
+	local prog=$1 dest=$2 lib
+	cp "$prog" "$stage/$dest"
+	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
+		mkdir -p "$stage/$(dirname "$lib")"
+		cp -L "$lib" "$stage/$lib"
+	done
+}
+for p in ndctl daxctl jq; do
+	copy_prog "$(command -v $p)" "bin/$p"
+done
+for p in "$build"/pkstool "$build"/vm-bin/*; do
+	[ -x "$p" ] && copy_prog "$p" "bin/$(basename "$p")"
+done
+
+# Kernel modules in dependency order; 6.12 ships them xz-compressed.
+declare -A seen=()
+order=()
+add_module() {
+	local name=${1//-/_} file dep
+	[ -n "${seen[$name]:-}" ] && return
+	seen[$name]=1
+	file=$(find "$moddir/kernel" -name "$name.ko" -o -name "$name.ko.xz" |
+	       head -n 1)
+	if [ -z "$file" ]; then
+		file=$(find "$moddir/kernel" -name "${name//_/-}.ko*" | head -n 1)
+	fi
+	[ -n "$file" ] || { echo "mkinitramfs: no module $name" >&2; exit 1; }
+	for dep in $(modinfo -F depends "$file" | tr ',' ' '); do
+		add_module "$dep"
+	done
+	case $file in
+	*.xz) xz -dc "$file" > "$stage/lib/modules/$name.ko" ;;
+	*) cp "$file" "$stage/lib/modules/$name.ko" ;;
+	esac
+	order+=("$name")
+}
+for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax; do
+	add_module "$m"
+done
+printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"
+cp "$pks_ko" "$stage/lib/modules/pks.ko"
+
+cp "$here/init" "$stage/init"
+cp "$here/lib.sh" "$stage/tests/lib.sh"
+cp "$here"/cases/*.sh "$stage/tests/"
+chmod +x "$stage/init"
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

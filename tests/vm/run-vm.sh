@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-vm.sh SERIES CPU OUTDIR CASE...: boot the newest Debian SERIES kernel
+# (6.1 or 6.12) under TCG with CPU "pks" (-cpu max) or "nopks"
+# (-cpu max,-pks) and an emulated NVDIMM, run the CASEs (tests/vm/cases),
+# and judge each: its exit code, plus every kernel report in its window of
+# the kernel log against the case's "# expect-kmsg:" and "# require-kmsg:"
+# lines. Prints one "PASS|FAIL|SKIP <name>" line per case, plus one for
+# the kernel log outside the cases, and keeps the console log in OUTDIR.
+set -uo pipefail
+
+series=$1 cpu=$2 out=$3
+shift 3
+cases=("$@")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/vm
+build=${BUILD:-$top/build}
+cache=${CACHE:-$top/.cache}
+tag=vm-$series-$cpu
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+die() {
+	echo "FAIL $tag/setup: $*"
+	exit 1
+}
+
+kroot=$("$here/fetch-kernel.sh" "$series" "$cache/kernels") ||
+	die "cannot fetch the $series kernel"
+kver=$(basename "$kroot")
+echo "run-vm: $tag: Debian kernel $kver, cases: ${cases[*]}" >&2
+
+# The module, built against this kernel's own headers.
+mod=$build/vm/$kver/module
+if [ ! -f "$mod/pks.ko" ] || [ -n "$(find "$top/driver" -newer "$mod/pks.ko" -type f)" ]; then
+	rm -rf "$mod" && mkdir -p "$mod" && cp -r "$top/driver/." "$mod/"
+	make -s -C "$kroot/lib/modules/$kver/build" M="$mod" modules \
+		> "$out/module-build.log" 2>&1 ||
+		die "module build failed for $kver: see $out/module-build.log"
+fi
+
+initrd=$out/initrd.gz
+"$here/mkinitramfs.sh" "$kroot" "$mod/pks.ko" "$build" "$initrd" ||
+	die "initramfs build failed"
+
+# The NVDIMM's backing file lives as long as OUTDIR: data persists
+# across boots of one run.
+[ -f "$out/nvdimm.img" ] || truncate -s 1G "$out/nvdimm.img"
+
+cpuopt=max
+[ "$cpu" = nopks ] && cpuopt=max,-pks
+list=$(IFS=,; echo "${cases[*]}")
+rm -f "$out/console.log" "$out/results.log"
+timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg -cpu "$cpuopt" \
+	-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp 2 \
+	-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=1G \
+	-device nvdimm,id=nv1,memdev=mem1,label-size=128K \
+	-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 pkstest.cases=$list" \
+	-display none -monitor none -no-reboot \
+	-serial file:"$out/console.log" -serial file:"$out/results.log" \
+	> "$out/qemu.log" 2>&1
+qrc=$?
+[ $qrc -eq 124 ] && echo "run-vm: $tag: VM timed out" >&2
+
+# The serial line ends lines with CRLF.
+tr -d '\r' < "$out/results.log" > "$out/results.txt"
+results=$out/results.txt
+kmsg=$out/kmsg.log
+sed -n '/^@@@ KMSG-ALL$/,/^@@@ DONE$/p' "$results" > "$kmsg"
+
+# Kernel reports that fail a run unless the case expects them.
+bad='(BUG|WARNING|KASAN|UBSAN|kernel BUG)[: ]|Oops|general protection fault|Kernel panic|[Uu]nable to handle|scheduling while atomic|sleeping function called|blocked for more than|rcu.*(stall|detected)|list_(add|del) corruption|refcount_t: '
+
+# case_window CASE: its part of the kernel log
+case_window() {
+	sed -n "/;PKSTEST-BEGIN $1\$/,/;PKSTEST-END $1\$/p" "$kmsg"
+}
+
+judge() {
+	local c=$1 file=$here/cases/$1.sh rc win line pat ok
+	rc=$(sed -n "s/^@@@ RESULT $c \([0-9]*\)$/\1/p" "$results")
+	win=$(case_window "$c")
+	sed -n "/^@@@ OUTPUT $c\$/,/^@@@ RESULT $c /p" "$results" \
+		> "$out/$c.out"
+	printf '%s\n' "$win" > "$out/$c.kmsg"
+	if [ -z "$rc" ]; then
+		echo "FAIL $tag/$c: no result (VM crashed or timed out; see $out/console.log)"
+		return
+	fi
+	while IFS= read -r line; do
+		ok=
+		while IFS= read -r pat; do
+			[ -n "$pat" ] && grep -Eq -- "$pat" <<< "$line" && ok=1
+		done < <(sed -n 's/^# expect-kmsg: //p' "$file")
+		if [ -z "$ok" ]; then
+			echo "FAIL $tag/$c: unexpected kernel report: ${line#*;}"
+			return
+		fi
+	done < <(grep -E -- "$bad" <<< "$win")
+	while IFS= read -r pat; do
+		if ! grep -Eq -- "$pat" <<< "$win"; then
+			echo "FAIL $tag/$c: kernel log lacks /$pat/"
+			return
+		fi
+	done < <(sed -n 's/^# require-kmsg: //p' "$file")
+	case $rc in
+	0) echo "PASS $tag/$c" ;;
+	77) echo "SKIP $tag/$c: $(grep -m1 '^SKIP' "$out/$c.out")" ;;
+	*) echo "FAIL $tag/$c: exit $rc: $(grep -m1 '^FAIL' "$out/$c.out")" ;;
+	esac
+}
+
+for c in "${cases[@]}"; do
+	judge "$c"
+done
+
+# Reports outside every case window fail the boot itself.
+outside=$(awk '/;PKSTEST-BEGIN /{inside=1} !inside{print} /;PKSTEST-END /{inside=0}' "$kmsg" |
+	  grep -E -- "$bad")
+if ! grep -q '^@@@ DONE' "$results"; then
+	echo "FAIL $tag/boot: the VM did not finish (see $out/console.log)"
+elif [ -n "$outside" ]; then
+	echo "FAIL $tag/boot: kernel report outside the cases: ${outside#*;}"
+else
+	echo "PASS $tag/boot"
+fi
