@@ -40,7 +40,7 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(wildcard man/pkstool*.txt)
 
-.PHONY: all module userspace man deps check run bench lint clean
+.PHONY: all module userspace man unit deps check run bench lint clean
 
 all: module userspace man
 
@@ -99,3 +99,16 @@ lint: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# Unit tests (Criterion): one binary per file in tests/unit, except the
+# shared helper.
+UNIT_SRC	:= $(filter-out tests/unit/run_cmd.c,$(wildcard tests/unit/*.c))
+UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+
+unit: $(UNIT_BIN) $(BUILD)/pkstool
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
+		$(BUILD)/libpks.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ \
+		$< tests/unit/run_cmd.c $(BUILD)/libpks.a -lcriterion $(JSONC_LIBS)

@@ -225,7 +225,7 @@ static int pks_test_context_switch(struct pks_test_ctx *ctx)
 	for_each_online_cpu(cpu) {
 		if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
 			continue;
-		msleep(1);
+		usleep_range(1000, 2000);
 		preempt_disable();
 		rdmsrl(MSR_IA32_PKRS, msr);
 		if (smp_processor_id() != cpu || msr != PKS_DEFAULT_PKRS ||
@@ -266,6 +266,7 @@ static void pks_irq_probe_fn(struct irq_work *work)
 
 	rdmsrl(MSR_IA32_PKRS, msr);
 	p->pkrs = msr;
+	/* Publish pkrs before done; pairs with the acquire in the test. */
 	smp_store_release(&p->done, true);
 }
 
@@ -305,6 +306,7 @@ static int pks_test_exception(struct pks_test_ctx *ctx)
 				       msr, window);
 	/* A self-interrupt; preemption is off so it lands on this CPU. */
 	if (!result && irq_work_queue(&probe.work)) {
+		/* Acquire pairs with the handler's release of done. */
 		while (!smp_load_acquire(&probe.done) && spins++ < 100000000)
 			cpu_relax();
 		rdmsrl(MSR_IA32_PKRS, msr);

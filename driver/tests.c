@@ -18,17 +18,13 @@ static const struct pks_test_category *pks_test_categories[] = {
 	&pks_fault_tests,
 };
 
-static const char *const pks_test_names[] = {
-#define PKS_TEST_NAME(id, name, flags) [id] = name,
-	PKS_TEST_CASES(PKS_TEST_NAME)
-#undef PKS_TEST_NAME
-};
+#define ___PKS_T(id, name, flags) name
+static const char *const pks_test_names[] = PKS_TEST_CASES;
+#undef ___PKS_T
 
-static const u32 pks_test_flags[] = {
-#define PKS_TEST_FLAGS(id, name, flags) [id] = flags,
-	PKS_TEST_CASES(PKS_TEST_FLAGS)
-#undef PKS_TEST_FLAGS
-};
+#define ___PKS_T(id, name, flags) flags
+static const u32 pks_test_flags[] = PKS_TEST_CASES;
+#undef ___PKS_T
 
 /* One test at a time: they allocate keys and some need all of them. */
 static DEFINE_MUTEX(pks_test_lock);

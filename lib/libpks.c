@@ -288,14 +288,12 @@ uint64_t pks_cpu_get_pkrs_skipped(struct pks_cpu *cpu)
 	return cpu->info.pkrs_skipped;
 }
 
+#define ___PKS_T(id, name, flags) { name, flags }
 static const struct {
 	const char *name;
 	uint32_t flags;
-} pks_tests[] = {
-#define PKS_TEST_ENTRY(id, name, flags) [id] = { name, flags },
-	PKS_TEST_CASES(PKS_TEST_ENTRY)
-#undef PKS_TEST_ENTRY
-};
+} pks_tests[] = PKS_TEST_CASES;
+#undef ___PKS_T
 
 int pks_test_lookup(const char *name)
 {

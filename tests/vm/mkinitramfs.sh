@@ -12,6 +12,7 @@ kver=$(basename "$kroot")
 moddir=$kroot/lib/modules/$kver
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+chmod 755 "$stage"
 
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules,tests,root}
 cp /bin/busybox "$stage/bin/busybox"

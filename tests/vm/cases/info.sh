@@ -3,6 +3,8 @@
 # from the registers; /dev/pks is root-only; key 0 is reserved.
 . /tests/lib.sh
 
+# Cases share a boot: start from an unloaded driver.
+[ -e /dev/pks ] && { rmmod pks || fail "rmmod pks failed"; }
 pkstool info --json | jq -e '.[0].driver.loaded == false' >/dev/null ||
 	fail "info claims a driver before insmod"
 load_pks

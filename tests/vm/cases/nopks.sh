@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# cpu: nopks
 # nopks: on a CPU without PKS the driver refuses to load with a clear
 # message and leaves nothing behind; pkstool says why and exits 77.
 # require-kmsg: pks: this CPU has no PKS

@@ -86,27 +86,28 @@ struct pks_info {
 #define PKS_INFO_F_FAULT_HOOK	(1u << 1)	/* fault capture is active */
 
 /*
- * Built-in test cases. Append only: the numbers are ABI.
- * X(id, name, flags)
+ * Built-in test cases, as in cxl_mem.h: each user defines ___PKS_T(id,
+ * name, flags) to pick what it needs, and PKS_TEST_CASES expands to a
+ * braced list of it, usable as an enum body or an array initializer.
+ * Add new cases just before NR, which stays last: the numbers are ABI.
  */
-#define PKS_TEST_CASES(X)						\
-	X(PKS_TEST_CHECK_DEFAULTS, "check-defaults", 0)			\
-	X(PKS_TEST_SINGLE_KEY, "single-key", 0)				\
-	X(PKS_TEST_CONTEXT_SWITCH, "context-switch", 0)			\
-	X(PKS_TEST_EXCEPTION, "exception", 0)				\
-	X(PKS_TEST_FAULT_CALLBACK, "fault-callback", 0)			\
-	X(PKS_TEST_ALL_KEYS, "all-keys", PKS_TEST_F_NOT_IN_ALL)		\
-	X(PKS_TEST_CRASH, "crash", PKS_TEST_F_NOT_IN_ALL | PKS_TEST_F_CRASHES)
+#define PKS_TEST_CASES {						\
+	___PKS_T(CHECK_DEFAULTS, "check-defaults", 0),			\
+	___PKS_T(SINGLE_KEY, "single-key", 0),				\
+	___PKS_T(CONTEXT_SWITCH, "context-switch", 0),			\
+	___PKS_T(EXCEPTION, "exception", 0),				\
+	___PKS_T(FAULT_CALLBACK, "fault-callback", 0),			\
+	___PKS_T(ALL_KEYS, "all-keys", PKS_TEST_F_NOT_IN_ALL),		\
+	___PKS_T(CRASH, "crash", PKS_TEST_F_NOT_IN_ALL | PKS_TEST_F_CRASHES), \
+	___PKS_T(NR, "", 0)						\
+}
 
 #define PKS_TEST_F_NOT_IN_ALL	(1u << 0)	/* run only when named */
 #define PKS_TEST_F_CRASHES	(1u << 1)	/* oopses the caller */
 
-enum pks_test_id {
-#define PKS_TEST_ENUM(id, name, flags) id,
-	PKS_TEST_CASES(PKS_TEST_ENUM)
-#undef PKS_TEST_ENUM
-	PKS_TEST_NR
-};
+#define ___PKS_T(id, name, flags) PKS_TEST_##id
+enum pks_test_id PKS_TEST_CASES;
+#undef ___PKS_T
 
 enum pks_test_result {
 	PKS_RESULT_PASS = 0,

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static checks: checkpatch (from Debian's linux-source-6.1) and sparse on
+# the driver, and a clang build of the userspace code, warnings as errors.
+# Prints one "PASS|FAIL lint/<check>" line each.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${CACHE:-$top/.cache}
+build=${BUILD:-$top/build}
+cd "$top"
+
+checkpatch=$cache/checkpatch/scripts/checkpatch.pl
+if [ ! -x "$checkpatch" ]; then
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -q linux-source-6.1 >/dev/null 2>&1)
+	mkdir -p "$cache/checkpatch"
+	dpkg-deb --fsys-tarfile "$tmp"/linux-source-6.1_*.deb |
+		tar -xO --wildcards './usr/src/linux-source-6.1.tar.xz' |
+		tar -xJ -C "$cache/checkpatch" --strip-components=1 \
+			--wildcards 'linux-source-6.1/scripts/checkpatch.pl' \
+			'linux-source-6.1/scripts/spelling.txt' \
+			'linux-source-6.1/scripts/const_structs.checkpatch'
+	rm -rf "$tmp"
+fi
+if [ ! -x "$checkpatch" ]; then
+	echo "FAIL lint/checkpatch: cannot get checkpatch.pl from linux-source-6.1"
+else
+	files=$(git ls-files 'driver/*.c' 'driver/*.h')
+	if out=$("$checkpatch" --no-tree --quiet --show-types -f $files 2>&1); then
+		echo "PASS lint/checkpatch"
+	else
+		echo "$out" >&2
+		echo "FAIL lint/checkpatch: see the report above"
+	fi
+fi
+
+kroot=$(tests/vm/fetch-kernel.sh 6.1 "$cache/kernels")
+kver=$(basename "$kroot")
+mod=$build/sparse/$kver
+rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
+out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" C=2 modules 2>&1)
+if [ $? -ne 0 ]; then
+	echo "$out" >&2
+	echo "FAIL lint/sparse: the sparse build failed"
+elif warn=$(echo "$out" | grep -E "^$mod/.*: (warning|error):"); then
+	echo "$warn" >&2
+	echo "FAIL lint/sparse: $(echo "$warn" | wc -l) warnings"
+else
+	echo "PASS lint/sparse"
+fi
+
+if out=$(make -s BUILD="$build/clang" CC=clang userspace unit 2>&1); then
+	echo "PASS lint/clang"
+else
+	echo "$out" >&2
+	echo "FAIL lint/clang: clang build has warnings or errors"
+fi
+
+# Docs agree with the code: every command has its man page and README line
+# (help and version are described in pkstool(8)), every test case is in
+# pkstool-test(8).
+missing=
+for cmd in $("$build/pkstool" --list-cmds); do
+	grep -q "^\*$cmd\*::" man/pkstool.txt || missing="$missing pkstool(8):$cmd"
+	case $cmd in help|version) continue ;; esac
+	[ -f "man/pkstool-$cmd.txt" ] || missing="$missing man/pkstool-$cmd.txt"
+	grep -q "pkstool $cmd" README.md || missing="$missing README:$cmd"
+done
+for t in $("$build/pkstool" test --list | cut -d' ' -f1); do
+	grep -q "^\*$t\*::" man/pkstool-test.txt || missing="$missing pkstool-test(8):$t"
+done
+if [ -n "$missing" ]; then
+	echo "FAIL lint/docs: missing:$missing"
+else
+	echo "PASS lint/docs"
+fi

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libpks without a driver: test-name lookups, and the errors a context
+ * reports when the device is absent or is not the pks driver.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpks.h"
+
+Test(libpks, test_names_round_trip)
+{
+	unsigned int id;
+
+	for (id = 0; id < PKS_TEST_NR; id++) {
+		const char *name = pks_test_get_name(id);
+
+		cr_assert_not_null(name);
+		cr_expect_eq(pks_test_lookup(name), (int)id, "%s", name);
+	}
+	cr_expect_null(pks_test_get_name(PKS_TEST_NR));
+	cr_expect_eq(pks_test_lookup("no-such-test"), -ENOENT);
+	cr_expect_eq(pks_test_lookup(""), -ENOENT);
+}
+
+Test(libpks, crash_is_never_in_all)
+{
+	int crash = pks_test_lookup("crash");
+	int all_keys = pks_test_lookup("all-keys");
+
+	cr_assert_geq(crash, 0);
+	cr_expect(pks_test_get_flags(crash) & PKS_TEST_F_CRASHES);
+	cr_expect(pks_test_get_flags(crash) & PKS_TEST_F_NOT_IN_ALL);
+	cr_expect(pks_test_get_flags(all_keys) & PKS_TEST_F_NOT_IN_ALL);
+	cr_expect_not(pks_test_get_flags(pks_test_lookup("single-key")) &
+		      PKS_TEST_F_NOT_IN_ALL);
+}
+
+static struct pks_ctx *ctx_for(const char *device)
+{
+	struct pks_ctx *ctx;
+
+	setenv("PKS_DEVICE", device, 1);
+	cr_assert_eq(pks_new(&ctx), 0);
+	unsetenv("PKS_DEVICE");
+	return ctx;
+}
+
+Test(libpks, absent_device)
+{
+	struct pks_ctx *ctx = ctx_for("/nonexistent/pks");
+	enum pks_test_result result;
+
+	cr_expect_str_eq(pks_device_path(ctx), "/nonexistent/pks");
+	cr_expect_eq(pks_driver_status(ctx), -ENOENT);
+	cr_expect_eq(pks_refresh(ctx), -ENOENT);
+	cr_expect_null(pks_key_get_first(ctx));
+	cr_expect_null(pks_cpu_get_first(ctx));
+	cr_expect_eq(pks_test_run(ctx, 0, &result, NULL, 0), -ENOENT);
+	pks_unref(ctx);
+}
+
+Test(libpks, wrong_device)
+{
+	struct pks_ctx *ctx = ctx_for("/dev/null");
+	enum pks_test_result result;
+	char msg[8] = "x";
+
+	cr_expect_eq(pks_driver_status(ctx), -ENOTTY);
+	cr_expect_eq(pks_refresh(ctx), -ENOTTY);
+	cr_expect_eq(pks_test_run(ctx, 0, &result, msg, sizeof(msg)), -ENOTTY);
+	cr_expect_str_empty(msg);
+	pks_unref(ctx);
+}
+
+Test(libpks, refcount)
+{
+	struct pks_ctx *ctx = ctx_for("/nonexistent/pks");
+
+	cr_expect_eq(pks_ref(ctx), ctx);
+	pks_unref(ctx);
+	/* Still alive after one of two references is dropped. */
+	cr_expect_eq(pks_driver_status(ctx), -ENOENT);
+	pks_unref(ctx);
+	cr_expect_null(pks_ref(NULL));
+	pks_unref(NULL);
+}

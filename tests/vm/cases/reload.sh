@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: rmmod removes /dev/pks, and insmod brings the driver back with
+# every CPU at its default again.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+# require-kmsg: pks: PKS disabled
+. /tests/lib.sh
+
+load_pks
+expect_rc 0 pkstool test single-key
+rmmod pks || fail "rmmod pks failed"
+[ -e /dev/pks ] && fail "/dev/pks still exists after rmmod"
+expect_rc 77 pkstool test all
+expect_eq "driver loaded" "$(info_json .driver.loaded)" false
+load_pks
+expect_rc 0 pkstool test check-defaults
+expect_eq "cpus at default PKRS" \
+	"$(info_json "[.cpus[] | select(.cr4_pks and .pkrs == \"$DEFAULT_PKRS\")] | length")" "$(nproc)"
+exit 0

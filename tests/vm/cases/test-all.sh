@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: every built-in case passes: 'all', then 'all-keys', in text and
+# JSON; the PKRS write counters move as the cases say.
+# The first kernel-mode protection-key fault of a boot trips a
+# WARN_ON_ONCE in the stock page-fault code:
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+# require-kmsg: pks: test single-key: pass
+# require-kmsg: pks: test all-keys: pass
+. /tests/lib.sh
+
+load_pks
+out=$(pkstool test all) || fail "pkstool test all exited $?: $out"
+echo "$out"
+for t in check-defaults single-key context-switch exception fault-callback; do
+	echo "$out" | grep -qx "\[OK\] $t" || fail "no [OK] line for $t"
+done
+echo "$out" | grep -q 'all-keys\|crash' && fail "'all' ran all-keys or crash"
+
+expect_rc 0 pkstool test all-keys
+json=$(pkstool test --json all all-keys) || fail "test --json exited $?"
+expect_eq "json tests" "$(echo "$json" | jq 'length')" 6
+expect_eq "json passes" \
+	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 6
+
+# No key may stay allocated after the cases.
+expect_eq "free keys after tests" \
+	"$(info_json '[.keys[] | select(.state == "free")] | length')" 15
+expect_eq "cpus back at default PKRS" \
+	"$(info_json "[.cpus[] | select(.pkrs == \"$DEFAULT_PKRS\")] | length")" "$(nproc)"
+w=$(info_json '[.cpus[].pkrs_writes] | add')
+[ "$w" -gt 0 ] || fail "no PKRS writes counted after the tests"
+echo "ok: $w PKRS writes counted"
+exit 0
