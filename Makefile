@@ -32,6 +32,8 @@ CPPFLAGS_ALL	:= -std=c11 -D_GNU_SOURCE -Idriver/include/uapi -Ilib \
 		   -DPKSTOOL_VERSION=\"$(VERSION)\"
 JSONC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS	:= $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
+NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
+		     echo -lndctl -ldaxctl)
 
 LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
@@ -40,14 +42,14 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(wildcard man/pkstool*.txt)
 
-.PHONY: all module userspace man unit deps check run bench lint clean
+.PHONY: all module userspace man unit vm-bin deps check run bench lint clean
 
 all: module userspace man
 
 deps:
 	@scripts/install-deps.sh
 
-userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc
+userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc vm-bin
 
 $(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
@@ -58,7 +60,7 @@ $(BUILD)/libpks.a: $(BUILD)/lib/libpks.o
 
 $(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
 	$(CC) -shared -Wl,-soname,libpks.so.1 \
-		-Wl,--version-script=lib/libpks.sym -o $@ $<
+		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS)
 
 $(BUILD)/libpks.pc: lib/libpks.pc.in
 	sed -e 's|@PREFIX@|/usr/local|;s|@LIBDIR@|/usr/local/lib|' \
@@ -70,7 +72,7 @@ $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/pkstool: $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libpks.a
-	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
@@ -111,4 +113,18 @@ $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 		$(BUILD)/libpks.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ \
-		$< tests/unit/run_cmd.c $(BUILD)/libpks.a -lcriterion $(JSONC_LIBS)
+		$< tests/unit/run_cmd.c $(BUILD)/libpks.a -lcriterion $(JSONC_LIBS) \
+		$(NDCTL_LIBS)
+
+# Programs the VM tests run, built for the VM (copied in with their
+# shared libraries).
+$(BUILD)/vm-bin/pks-ioctl: tests/vm/bin/pks-ioctl.c driver/include/uapi/linux/pks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
+
+$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(BUILD)/libpks.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
+		-lpmem2 $(NDCTL_LIBS)
+
+vm-bin: $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity

@@ -36,6 +36,9 @@ struct pkstool_opts {
 extern const struct argp pkstool_common_argp;
 
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_disable(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_list(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_test(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_help(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_version(int argc, char **argv, struct pks_ctx *ctx);
@@ -52,5 +55,6 @@ void display_json_array(struct json_object *array);
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
 struct json_object *pks_key_to_json(struct pks_key *key);
 struct json_object *pks_hex_to_json(uint32_t value);
+struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 
 #endif /* _PKSTOOL_BUILTIN_H_ */

@@ -4,6 +4,7 @@
  * contract: they do not change with the data or the flags.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "builtin.h"
 
@@ -53,4 +54,67 @@ struct json_object *pks_key_to_json(struct pks_key *key)
 			       json_object_new_string(pks_key_get_owner(key)) :
 			       NULL);
 	return jkey;
+}
+
+/* -u: sizes as "1008.00 MiB (1.06 GB)", like ndctl's util_json_object_size. */
+static int size_to_human(struct json_object *jobj, struct printbuf *pb,
+			 int level, int flags)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	uint64_t bytes = json_object_get_uint64(jobj);
+	double v = bytes, dec = bytes / 1e9;
+	char buf[64];
+	int u = 0;
+
+	(void)level;
+	(void)flags;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, sizeof(buf), "\"%.2f %s (%.2f GB)\"", v, units[u], dec);
+	return printbuf_memappend(pb, buf, strlen(buf));
+}
+
+static struct json_object *size_to_json(uint64_t bytes, bool human)
+{
+	struct json_object *jsize = json_object_new_uint64(bytes);
+
+	if (jsize && human)
+		json_object_set_serializer(jsize, size_to_human, NULL, NULL);
+	return jsize;
+}
+
+static struct json_object *addr_to_json(uint64_t addr)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)addr);
+	return json_object_new_string(buf);
+}
+
+struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
+{
+	struct json_object *jns = json_object_new_object();
+	const char *chardev = pks_ns_get_chardev(ns);
+	bool prot = pks_ns_is_protected(ns);
+
+	if (!jns)
+		return NULL;
+	json_object_object_add(jns, "dev",
+			       json_object_new_string(pks_ns_get_name(ns)));
+	json_object_object_add(jns, "mode",
+			       json_object_new_string(pks_ns_get_mode(ns)));
+	json_object_object_add(jns, "size",
+			       size_to_json(pks_ns_get_size(ns), human));
+	json_object_object_add(jns, "chardev", chardev ?
+			       json_object_new_string(chardev) : NULL);
+	json_object_object_add(jns, "resource",
+			       addr_to_json(pks_ns_get_resource(ns)));
+	json_object_object_add(jns, "range_size",
+			       size_to_json(pks_ns_get_range_size(ns), human));
+	json_object_object_add(jns, "protected", json_object_new_boolean(prot));
+	json_object_object_add(jns, "key", prot ?
+			       json_object_new_int(pks_ns_get_key(ns)) : NULL);
+	return jns;
 }

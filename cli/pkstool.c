@@ -17,6 +17,9 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "info", cmd_info, "show PKS support, driver, CPU and key state" },
+	{ "list", cmd_list, "list pmem namespaces and their protection" },
+	{ "enable", cmd_enable, "protect device-dax namespaces" },
+	{ "disable", cmd_disable, "end protection of namespaces" },
 	{ "test", cmd_test, "run the built-in PKS test cases" },
 	{ "version", cmd_version, "print the pkstool version" },
 	{ "help", cmd_help, "list the commands" },

@@ -14,13 +14,16 @@ struct test_opts {
 	bool list;
 	bool selected[PKS_TEST_NR];
 	unsigned int nr_selected;
+	const char *ns_name;
 };
 
 static const char test_doc[] =
 	"Run built-in PKS test cases.\v"
 	"TEST is a test name, 'all' (every case that is safe to run together) "
 	"or 'all-keys'. 'crash' oopses the calling process on purpose and "
-	"needs --force.";
+	"needs --force. NAMESPACE (namespaceX.Y, daxX.Y or /dev/daxX.Y) is the "
+	"device-dax namespace for 'protect' and 'stray-write'; without it they "
+	"use the first one.";
 
 static const struct argp_option test_options[] = {
 	{ "force", 'f', NULL, 0, "Allow the crash test", 0 },
@@ -65,6 +68,11 @@ static error_t test_parse(int key, char *arg, struct argp_state *state)
 			return 0;
 		}
 		found = pks_test_lookup(arg);
+		if (found < 0 && !opts->ns_name && (!strncmp(arg, "dax", 3) ||
+		    !strncmp(arg, "namespace", 9) || !strncmp(arg, "/dev/", 5))) {
+			opts->ns_name = arg;
+			return 0;
+		}
 		if (found < 0) {
 			argp_error(state, "unknown test '%s' (see --list)", arg);
 			return EINVAL;
@@ -93,7 +101,7 @@ static error_t test_parse(int key, char *arg, struct argp_state *state)
 static const struct argp test_argp = {
 	.options = test_options,
 	.parser = test_parse,
-	.args_doc = "TEST...",
+	.args_doc = "TEST... [NAMESPACE]",
 	.doc = test_doc,
 	.children = test_children,
 };
@@ -113,14 +121,57 @@ static const char *const result_tags[] = {
 };
 
 /* Run one case; the crash case is requested twice, as the driver asks. */
-static int run_one(struct pks_ctx *ctx, unsigned int id,
+static int run_one(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 		   enum pks_test_result *result, char *msg, size_t len)
 {
-	int rc = pks_test_run(ctx, id, result, msg, len);
+	int rc;
 
+	if ((pks_test_get_flags(id) & PKS_TEST_F_NEEDS_DAX) && !ns) {
+		snprintf(msg, len, "no device-dax namespace (create one with 'ndctl create-namespace -m devdax')");
+		*result = PKS_RESULT_SKIP;
+		return 0;
+	}
+	rc = pks_test_run(ctx, id, ns, result, msg, len);
 	if (!rc && *result == PKS_RESULT_ARMED)
-		rc = pks_test_run(ctx, id, result, msg, len);
+		rc = pks_test_run(ctx, id, ns, result, msg, len);
 	return rc;
+}
+
+/* The namespace for cases that need one: the named one, or the first. */
+static int test_namespace(struct pks_ctx *ctx, const struct test_opts *opts,
+			  struct pks_ns **out)
+{
+	struct pks_ns *ns;
+	int rc;
+
+	*out = NULL;
+	rc = pks_ns_scan(ctx);
+	if (rc) {
+		p_err(&opts->common, "test: reading namespaces: %s",
+		      strerror(-rc));
+		return rc;
+	}
+	if (!opts->ns_name) {
+		pks_ns_foreach(ctx, ns)
+			if (pks_ns_is_devdax(ns)) {
+				*out = ns;
+				break;
+			}
+		return 0;
+	}
+	ns = pks_ns_find(ctx, opts->ns_name);
+	if (!ns) {
+		p_err(&opts->common, "test: no namespace '%s': see 'pkstool list'",
+		      opts->ns_name);
+		return -ENOENT;
+	}
+	if (!pks_ns_is_devdax(ns)) {
+		p_err(&opts->common, "test: %s is %s, not devdax",
+		      opts->ns_name, pks_ns_get_mode(ns));
+		return -EINVAL;
+	}
+	*out = ns;
+	return 0;
 }
 
 static void test_list(const struct test_opts *opts)
@@ -158,6 +209,7 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 	struct test_opts opts = { 0 };
 	unsigned int id, passed = 0, failed = 0, skipped = 0;
 	struct json_object *array, *jt;
+	struct pks_ns *ns = NULL;
 	enum pks_test_result result;
 	char msg[PKS_MESSAGE_LEN];
 	const char *name;
@@ -172,6 +224,15 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 	rc = pkstool_open_driver(ctx, &opts.common, "test");
 	if (rc)
 		return rc;
+	for (id = 0; id < PKS_TEST_NR; id++)
+		if (opts.selected[id] &&
+		    (pks_test_get_flags(id) & PKS_TEST_F_NEEDS_DAX))
+			break;
+	if (id < PKS_TEST_NR || opts.ns_name) {
+		rc = test_namespace(ctx, &opts, &ns);
+		if (rc)
+			return rc;
+	}
 
 	array = json_object_new_array();
 	for (id = 0; id < PKS_TEST_NR; id++) {
@@ -183,7 +244,7 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 			fflush(stdout);
 		}
 		msg[0] = '\0';
-		rc = run_one(ctx, id, &result, msg, sizeof(msg));
+		rc = run_one(ctx, id, ns, &result, msg, sizeof(msg));
 		if (rc) {
 			p_err(&opts.common, "test %s: %s%s%s", name,
 			      strerror(-rc), *msg ? ": " : "", msg);

@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+DEFINE_MUTEX(pks_lock);
+
 static int pks_open(struct inode *inode, struct file *file)
 {
 	struct pks_session *session = kzalloc(sizeof(*session), GFP_KERNEL);
@@ -75,6 +77,7 @@ static int __init pks_init(void)
 static void __exit pks_exit(void)
 {
 	misc_deregister(&pks_misc);
+	pks_protect_exit();
 	pks_faults_exit();
 	pks_disable_all();
 	pr_info("PKS disabled\n");

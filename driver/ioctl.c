@@ -76,6 +76,89 @@ static long pks_ioctl_run_test(struct pks_session *session,
 	return rc;
 }
 
+static long pks_ioctl_protect(void __user *argp)
+{
+	struct pks_protect prot;
+	int key = 0;
+	long rc;
+
+	if (copy_from_user(&prot, argp, sizeof(prot)))
+		return -EFAULT;
+	if (prot.size != sizeof(prot) || prot.rsvd ||
+	    prot.flags & ~PKS_PROTECT_F_FORCE)
+		return -EINVAL;
+	memset(prot.name, 0, sizeof(prot.name));
+	memset(prot.message, 0, sizeof(prot.message));
+	mutex_lock(&pks_lock);
+	rc = __pks_protect(&prot.range, prot.name, &key, prot.message);
+	mutex_unlock(&pks_lock);
+	prot.key = rc ? 0 : key;
+	/* A refusal still reports why, in the message. */
+	if (copy_to_user(argp, &prot, sizeof(prot)))
+		return -EFAULT;
+	return rc;
+}
+
+static long pks_ioctl_unprotect(void __user *argp)
+{
+	struct pks_unprotect unprot;
+	long rc;
+
+	if (copy_from_user(&unprot, argp, sizeof(unprot)))
+		return -EFAULT;
+	if (unprot.size != sizeof(unprot) || unprot.rsvd)
+		return -EINVAL;
+	mutex_lock(&pks_lock);
+	rc = __pks_unprotect(unprot.start);
+	mutex_unlock(&pks_lock);
+	return rc;
+}
+
+static long pks_ioctl_list(void __user *argp)
+{
+	struct pks_range_info *info = NULL;
+	struct pks_list list;
+	unsigned int nr;
+	long rc = 0;
+	int count;
+
+	if (copy_from_user(&list, argp, sizeof(list)))
+		return -EFAULT;
+	if (list.size != sizeof(list))
+		return -EINVAL;
+	/* There are at most PKS_NR_KEYS - 1 ranges, one per key. */
+	nr = min_t(u32, list.ranges ? list.nr : 0, PKS_NR_KEYS);
+	if (nr) {
+		info = kcalloc(nr, sizeof(*info), GFP_KERNEL);
+		if (!info)
+			return -ENOMEM;
+	}
+	count = pks_list_ranges(info, nr);
+	if (nr && copy_to_user(u64_to_user_ptr(list.ranges), info,
+			       min_t(u32, nr, count) * sizeof(*info)))
+		rc = -EFAULT;
+	list.nr = count;
+	if (!rc && copy_to_user(argp, &list, sizeof(list)))
+		rc = -EFAULT;
+	kfree(info);
+	return rc;
+}
+
+static long pks_ioctl_copy(void __user *argp)
+{
+	struct pks_copy acc;
+	long rc;
+
+	if (copy_from_user(&acc, argp, sizeof(acc)))
+		return -EFAULT;
+	if (acc.size != sizeof(acc))
+		return -EINVAL;
+	rc = pks_range_copy(&acc);
+	if (copy_to_user(argp, &acc, sizeof(acc)))
+		return -EFAULT;
+	return rc;
+}
+
 long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -88,6 +171,14 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_get_info(argp);
 	case PKS_IOC_RUN_TEST:
 		return pks_ioctl_run_test(file->private_data, argp);
+	case PKS_IOC_PROTECT:
+		return pks_ioctl_protect(argp);
+	case PKS_IOC_UNPROTECT:
+		return pks_ioctl_unprotect(argp);
+	case PKS_IOC_LIST:
+		return pks_ioctl_list(argp);
+	case PKS_IOC_COPY:
+		return pks_ioctl_copy(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -6,6 +6,7 @@
 
 #include <linux/types.h>
 #include <linux/fs.h>
+#include <linux/mutex.h>
 #include <linux/pgtable.h>
 #include <uapi/linux/pks.h>
 #include <linux/pks_api.h>
@@ -52,6 +53,20 @@ void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
 int pks_keys_busy(char *msg, size_t len);
 
+/*
+ * pks_lock serialises the built-in tests and every change to the protected
+ * ranges, so that a test that needs every key, or a range, sees a stable
+ * state. Nothing sleeps inside a PKRS window while holding it.
+ */
+extern struct mutex pks_lock;
+
+/* protect.c */
+int __pks_protect(const struct pks_range *r, char *name, int *key, char *msg);
+int __pks_unprotect(phys_addr_t start);
+int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
+int pks_range_copy(struct pks_copy *a);
+void pks_protect_exit(void);
+
 /* faults.c */
 int pks_faults_init(void);
 void pks_faults_exit(void);
@@ -62,10 +77,12 @@ bool pks_faults_active(void);
 /**
  * struct pks_test_ctx - state of one test run
  * @session: the open file's state, for tests that outlive the call
+ * @range: the device-dax range for PKS_TEST_F_NEEDS_DAX cases
  * @message: reason for a failure or skip, reported to userspace
  */
 struct pks_test_ctx {
 	struct pks_session *session;
+	const struct pks_range *range;
 	char message[PKS_MESSAGE_LEN];
 };
 
@@ -99,6 +116,7 @@ extern const struct pks_test_category pks_enable_tests;
 extern const struct pks_test_category pks_guard_tests;
 extern const struct pks_test_category pks_key_tests;
 extern const struct pks_test_category pks_fault_tests;
+extern const struct pks_test_category pks_protect_tests;
 
 /**
  * struct pks_test_page - one vmap()ed page tagged with a protection key

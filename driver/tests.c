@@ -16,6 +16,7 @@ static const struct pks_test_category *pks_test_categories[] = {
 	&pks_guard_tests,
 	&pks_key_tests,
 	&pks_fault_tests,
+	&pks_protect_tests,
 };
 
 #define ___PKS_T(id, name, flags) name
@@ -26,8 +27,6 @@ static const char *const pks_test_names[] = PKS_TEST_CASES;
 static const u32 pks_test_flags[] = PKS_TEST_CASES;
 #undef ___PKS_T
 
-/* One test at a time: they allocate keys and some need all of them. */
-static DEFINE_MUTEX(pks_test_lock);
 
 static int pks_test_message(struct pks_test_ctx *ctx, int result,
 			    const char *fmt, va_list ap)
@@ -134,10 +133,10 @@ static int pks_test_fire_crash(struct pks_session *session,
 	struct pks_test_ctx ctx = { .session = session };
 	bool armed;
 
-	mutex_lock(&pks_test_lock);
+	mutex_lock(&pks_lock);
 	armed = session->crash_armed;
 	session->crash_armed = !armed;
-	mutex_unlock(&pks_test_lock);
+	mutex_unlock(&pks_lock);
 	if (!armed) {
 		run->result = PKS_RESULT_ARMED;
 		strscpy(run->message, "armed: request it again to crash",
@@ -152,7 +151,7 @@ static int pks_test_fire_crash(struct pks_session *session,
 
 int pks_test_run(struct pks_session *session, struct pks_test_run *run)
 {
-	struct pks_test_ctx ctx = { .session = session };
+	struct pks_test_ctx ctx = { .session = session, .range = &run->range };
 	const struct pks_test *test;
 	int rc;
 
@@ -161,15 +160,22 @@ int pks_test_run(struct pks_session *session, struct pks_test_run *run)
 	test = pks_test_find(run->test);
 	if (!test)
 		return -ENOENT;
+	if ((pks_test_flags[run->test] & PKS_TEST_F_NEEDS_DAX) &&
+	    !run->range.len) {
+		run->result = PKS_RESULT_SKIP;
+		strscpy(run->message, "needs a device-dax namespace",
+			sizeof(run->message));
+		return 0;
+	}
 	if (pks_test_flags[run->test] & PKS_TEST_F_CRASHES)
 		return pks_test_fire_crash(session, run, test);
 
-	if (mutex_lock_interruptible(&pks_test_lock))
+	if (mutex_lock_interruptible(&pks_lock))
 		return -EINTR;
 	session->crash_armed = false;
 	pr_info("test %s: start\n", pks_test_names[run->test]);
 	rc = test->run(&ctx);
-	mutex_unlock(&pks_test_lock);
+	mutex_unlock(&pks_lock);
 
 	memcpy(run->message, ctx.message, sizeof(run->message));
 	if (rc < 0) {

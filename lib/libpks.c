@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ndctl/libndctl.h>
+#include <daxctl/libdaxctl.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -25,6 +28,18 @@ struct pks_cpu {
 	struct pks_cpu_info info;
 };
 
+struct pks_ns {
+	struct pks_ctx *ctx;
+	struct pks_ns *next;
+	char name[64];
+	char chardev[64];	/* "" unless devdax */
+	const char *mode;
+	uint64_t size;
+	uint64_t resource;
+	uint64_t range_size;
+	int key;		/* -1 when unprotected */
+};
+
 struct pks_ctx {
 	int refcount;
 	int fd;
@@ -36,6 +51,8 @@ struct pks_ctx {
 	struct pks_cpu *cpus;
 	unsigned int nr_cpus;
 	bool loaded;		/* info/keys/cpus hold a snapshot */
+	struct pks_ns *namespaces;
+	bool scanned;
 };
 
 static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
@@ -105,6 +122,12 @@ void pks_unref(struct pks_ctx *ctx)
 		return;
 	if (ctx->fd >= 0)
 		close(ctx->fd);
+	while (ctx->namespaces) {
+		struct pks_ns *next = ctx->namespaces->next;
+
+		free(ctx->namespaces);
+		ctx->namespaces = next;
+	}
 	free(ctx->cpus);
 	free(ctx);
 }
@@ -315,19 +338,55 @@ uint32_t pks_test_get_flags(unsigned int id)
 	return id < PKS_TEST_NR ? pks_tests[id].flags : 0;
 }
 
-int pks_test_run(struct pks_ctx *ctx, unsigned int id,
+/* Map a devdax namespace's device, to show the driver what it maps. */
+static int pks_ns_map(struct pks_ns *ns, struct pks_range *range, int *fd)
+{
+	char path[80];
+	void *addr;
+
+	snprintf(path, sizeof(path), "/dev/%s", ns->chardev);
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	addr = mmap(NULL, ns->range_size, PROT_READ, MAP_SHARED, *fd, 0);
+	if (addr == MAP_FAILED) {
+		int rc = -errno;
+
+		close(*fd);
+		return rc;
+	}
+	range->addr = (uintptr_t)addr;
+	range->start = ns->resource;
+	range->len = ns->range_size;
+	return 0;
+}
+
+static void pks_ns_unmap(struct pks_range *range, int fd)
+{
+	munmap((void *)(uintptr_t)range->addr, range->len);
+	close(fd);
+}
+
+int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 		 enum pks_test_result *result, char *message, size_t len)
 {
 	struct pks_test_run run = {
 		.size = sizeof(run),
 		.test = id,
 	};
-	int rc = 0;
+	int fd = -1, rc = 0;
 
 	if (ctx->open_err)
 		return ctx->open_err;
+	if (ns && pks_ns_is_devdax(ns)) {
+		rc = pks_ns_map(ns, &run.range, &fd);
+		if (rc)
+			return rc;
+	}
 	if (ioctl(ctx->fd, PKS_IOC_RUN_TEST, &run) < 0)
 		rc = -errno;
+	if (fd >= 0)
+		pks_ns_unmap(&run.range, fd);
 	run.message[PKS_MESSAGE_LEN - 1] = '\0';
 	if (message && len)
 		snprintf(message, len, "%s", run.message);
@@ -335,5 +394,263 @@ int pks_test_run(struct pks_ctx *ctx, unsigned int id,
 		*result = run.result;
 	pks_log(ctx, LOG_DEBUG, "test %u: rc %d result %u %s\n", id, rc,
 		run.result, run.message);
+	return rc;
+}
+
+static const char *pks_ns_mode_name(struct ndctl_namespace *ndns)
+{
+	switch (ndctl_namespace_get_mode(ndns)) {
+	case NDCTL_NS_MODE_DEVDAX:
+		return "devdax";
+	case NDCTL_NS_MODE_FSDAX:
+		return "fsdax";
+	case NDCTL_NS_MODE_SECTOR:
+		return "sector";
+	case NDCTL_NS_MODE_RAW:
+		return "raw";
+	default:
+		return "unknown";
+	}
+}
+
+static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
+{
+	struct daxctl_region *region;
+	struct daxctl_dev *dev;
+	struct ndctl_dax *dax;
+	struct pks_ns *ns, **tail;
+
+	ns = calloc(1, sizeof(*ns));
+	if (!ns)
+		return;
+	ns->ctx = ctx;
+	ns->key = -1;
+	snprintf(ns->name, sizeof(ns->name), "%s",
+		 ndctl_namespace_get_devname(ndns));
+	ns->mode = pks_ns_mode_name(ndns);
+	ns->size = ndctl_namespace_get_size(ndns);
+	ns->resource = ndctl_namespace_get_resource(ndns);
+	ns->range_size = ns->size;
+	dax = ndctl_namespace_get_dax(ndns);
+	region = dax ? ndctl_dax_get_daxctl_region(dax) : NULL;
+	if (region) {
+		daxctl_dev_foreach(region, dev) {
+			if (!daxctl_dev_get_size(dev))
+				continue;
+			snprintf(ns->chardev, sizeof(ns->chardev), "%s",
+				 daxctl_dev_get_devname(dev));
+			ns->resource = daxctl_dev_get_resource(dev);
+			ns->range_size = daxctl_dev_get_size(dev);
+			break;
+		}
+	}
+	for (tail = &ctx->namespaces; *tail; tail = &(*tail)->next)
+		;
+	*tail = ns;
+}
+
+/* Read protected ranges and mark the namespaces they belong to. */
+static int pks_ns_read_keys(struct pks_ctx *ctx)
+{
+	struct pks_range_info ranges[PKS_NR_KEYS];
+	struct pks_list list = {
+		.size = sizeof(list),
+		.nr = PKS_NR_KEYS,
+		.ranges = (uintptr_t)ranges,
+	};
+	struct pks_ns *ns;
+	unsigned int i;
+
+	if (ctx->open_err)
+		return 0;
+	if (ioctl(ctx->fd, PKS_IOC_LIST, &list) < 0)
+		return -errno;
+	pks_ns_foreach(ctx, ns) {
+		ns->key = -1;
+		for (i = 0; i < list.nr && i < PKS_NR_KEYS; i++)
+			if (*ns->chardev && ranges[i].start == ns->resource)
+				ns->key = ranges[i].key;
+	}
+	return 0;
+}
+
+int pks_ns_scan(struct pks_ctx *ctx)
+{
+	struct ndctl_ctx *nctx;
+	struct ndctl_bus *bus;
+	struct ndctl_region *region;
+	struct ndctl_namespace *ndns;
+	int rc;
+
+	if (!ctx->scanned) {
+		rc = ndctl_new(&nctx);
+		if (rc)
+			return rc < 0 ? rc : -ENOMEM;
+		ndctl_bus_foreach(nctx, bus)
+			ndctl_region_foreach(bus, region)
+				ndctl_namespace_foreach(region, ndns)
+					if (ndctl_namespace_get_size(ndns))
+						pks_ns_add(ctx, ndns);
+		ndctl_unref(nctx);
+		ctx->scanned = true;
+	}
+	return pks_ns_read_keys(ctx);
+}
+
+struct pks_ns *pks_ns_get_first(struct pks_ctx *ctx)
+{
+	return ctx->namespaces;
+}
+
+struct pks_ns *pks_ns_get_next(struct pks_ns *ns)
+{
+	return ns->next;
+}
+
+struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident)
+{
+	struct pks_ns *ns;
+
+	if (!strncmp(ident, "/dev/", 5))
+		ident += 5;
+	pks_ns_foreach(ctx, ns)
+		if (!strcmp(ns->name, ident) ||
+		    (*ns->chardev && !strcmp(ns->chardev, ident)))
+			return ns;
+	return NULL;
+}
+
+const char *pks_ns_get_name(struct pks_ns *ns)
+{
+	return ns->name;
+}
+
+const char *pks_ns_get_mode(struct pks_ns *ns)
+{
+	return ns->mode;
+}
+
+bool pks_ns_is_devdax(struct pks_ns *ns)
+{
+	return *ns->chardev;
+}
+
+const char *pks_ns_get_chardev(struct pks_ns *ns)
+{
+	return *ns->chardev ? ns->chardev : NULL;
+}
+
+uint64_t pks_ns_get_size(struct pks_ns *ns)
+{
+	return ns->size;
+}
+
+uint64_t pks_ns_get_resource(struct pks_ns *ns)
+{
+	return ns->resource;
+}
+
+uint64_t pks_ns_get_range_size(struct pks_ns *ns)
+{
+	return ns->range_size;
+}
+
+bool pks_ns_is_protected(struct pks_ns *ns)
+{
+	return ns->key >= 0;
+}
+
+int pks_ns_get_key(struct pks_ns *ns)
+{
+	return ns->key;
+}
+
+int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
+		      int *key, char *why, size_t len)
+{
+	struct pks_protect prot = {
+		.size = sizeof(prot),
+		.range = *range,
+	};
+	int rc = 0;
+
+	if (ctx->open_err)
+		return ctx->open_err;
+	if (ioctl(ctx->fd, PKS_IOC_PROTECT, &prot) < 0)
+		rc = -errno;
+	prot.message[PKS_MESSAGE_LEN - 1] = '\0';
+	if (why && len)
+		snprintf(why, len, "%s", prot.message);
+	if (!rc && key)
+		*key = prot.key;
+	return rc;
+}
+
+int pks_ns_protect(struct pks_ns *ns, char *why, size_t len)
+{
+	struct pks_range range;
+	int fd, rc;
+
+	if (why && len)
+		*why = '\0';
+	if (!pks_ns_is_devdax(ns))
+		return -EOPNOTSUPP;
+	rc = pks_ns_map(ns, &range, &fd);
+	if (rc)
+		return rc;
+	rc = pks_range_protect(ns->ctx, &range, &ns->key, why, len);
+	if (rc)
+		ns->key = -1;
+	pks_ns_unmap(&range, fd);
+	return rc;
+}
+
+int pks_ns_unprotect(struct pks_ns *ns)
+{
+	struct pks_unprotect unprot = {
+		.size = sizeof(unprot),
+		.start = ns->resource,
+	};
+
+	if (ns->ctx->open_err)
+		return ns->ctx->open_err;
+	if (ioctl(ns->ctx->fd, PKS_IOC_UNPROTECT, &unprot) < 0)
+		return -errno;
+	ns->key = -1;
+	return 0;
+}
+
+int pks_ns_copy(struct pks_ns *ns, uint64_t offset, void *buf, size_t len,
+		uint32_t flags, uint64_t *done)
+{
+	struct pks_copy copy = {
+		.size = sizeof(copy),
+		.flags = flags,
+		.start = ns->resource + offset,
+		.len = len,
+		.buf = (uintptr_t)buf,
+	};
+	int rc = 0;
+
+	if (ns->ctx->open_err)
+		return ns->ctx->open_err;
+	if (offset >= ns->range_size || len > ns->range_size - offset)
+		return -ERANGE;
+	if (ioctl(ns->ctx->fd, PKS_IOC_COPY, &copy) < 0)
+		rc = -errno;
+	if (done)
+		*done = copy.done;
+	return rc;
+}
+
+int pks_panic_on_warn(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/panic_on_warn", "re");
+	int val = 0, rc;
+
+	if (!f)
+		return -errno;
+	rc = fscanf(f, "%d", &val) == 1 ? val != 0 : -EIO;
+	fclose(f);
 	return rc;
 }

@@ -60,11 +60,45 @@ uint32_t pks_cpu_get_pkrs_cached(struct pks_cpu *cpu);
 uint64_t pks_cpu_get_pkrs_writes(struct pks_cpu *cpu);
 uint64_t pks_cpu_get_pkrs_skipped(struct pks_cpu *cpu);
 
+/*
+ * pmem namespaces (from libndctl and libdaxctl) and their protection.
+ * Identifiers: "namespace0.0", "dax0.0" or "/dev/dax0.0".
+ */
+struct pks_ns;
+int pks_ns_scan(struct pks_ctx *ctx);
+struct pks_ns *pks_ns_get_first(struct pks_ctx *ctx);
+struct pks_ns *pks_ns_get_next(struct pks_ns *ns);
+#define pks_ns_foreach(ctx, ns)						\
+	for (ns = pks_ns_get_first(ctx); ns; ns = pks_ns_get_next(ns))
+struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident);
+const char *pks_ns_get_name(struct pks_ns *ns);
+const char *pks_ns_get_mode(struct pks_ns *ns);	/* devdax, fsdax, ... */
+bool pks_ns_is_devdax(struct pks_ns *ns);
+const char *pks_ns_get_chardev(struct pks_ns *ns);	/* NULL unless devdax */
+uint64_t pks_ns_get_size(struct pks_ns *ns);
+/* The physical range: the dax device's for devdax, else the namespace's. */
+uint64_t pks_ns_get_resource(struct pks_ns *ns);
+uint64_t pks_ns_get_range_size(struct pks_ns *ns);
+bool pks_ns_is_protected(struct pks_ns *ns);
+int pks_ns_get_key(struct pks_ns *ns);		/* -1 when unprotected */
+int pks_ns_protect(struct pks_ns *ns, char *why, size_t len);
+int pks_ns_unprotect(struct pks_ns *ns);
+int pks_ns_copy(struct pks_ns *ns, uint64_t offset, void *buf, size_t len,
+		uint32_t flags, uint64_t *done);
+
+/* Raw range calls, for tools that test the driver's own checks. */
+int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
+		      int *key, char *why, size_t len);
+
+/* /proc/sys/kernel/panic_on_warn: 1, 0, or -errno. */
+int pks_panic_on_warn(void);
+
 /* Built-in tests. Names come from the uapi header's PKS_TEST_CASES. */
 int pks_test_lookup(const char *name);		/* id, or -ENOENT */
 const char *pks_test_get_name(unsigned int id);	/* NULL when unknown */
 uint32_t pks_test_get_flags(unsigned int id);
-int pks_test_run(struct pks_ctx *ctx, unsigned int id,
+/* @ns may be NULL; cases that need a devdax namespace then skip. */
+int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 		 enum pks_test_result *result, char *message, size_t len);
 
 #ifdef __cplusplus

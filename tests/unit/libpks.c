@@ -58,7 +58,7 @@ Test(libpks, absent_device)
 	cr_expect_eq(pks_refresh(ctx), -ENOENT);
 	cr_expect_null(pks_key_get_first(ctx));
 	cr_expect_null(pks_cpu_get_first(ctx));
-	cr_expect_eq(pks_test_run(ctx, 0, &result, NULL, 0), -ENOENT);
+	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, NULL, 0), -ENOENT);
 	pks_unref(ctx);
 }
 
@@ -70,7 +70,7 @@ Test(libpks, wrong_device)
 
 	cr_expect_eq(pks_driver_status(ctx), -ENOTTY);
 	cr_expect_eq(pks_refresh(ctx), -ENOTTY);
-	cr_expect_eq(pks_test_run(ctx, 0, &result, msg, sizeof(msg)), -ENOTTY);
+	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, msg, sizeof(msg)), -ENOTTY);
 	cr_expect_str_empty(msg);
 	pks_unref(ctx);
 }

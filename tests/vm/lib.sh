@@ -44,3 +44,35 @@ info_json() {
 
 # The PKRS value the driver keeps outside windows: key 0 RW, 1..15 AD.
 DEFAULT_PKRS=0x55555554
+
+# setup_namespaces: a 512 MiB devdax namespace (dax0.0, 2 MiB aligned), a
+# 256 MiB fsdax one and a 128 MiB raw one, unless they exist already (the
+# NVDIMM's backing file keeps its labels across the boots of one run).
+# Sets DAX_NS, FSDAX_NS, RAW_NS to their names.
+setup_namespaces() {
+	if [ "$(ndctl list -N | jq '[.[]? | select(.mode == "devdax")] | length')" != 1 ]; then
+		ndctl disable-region all >/dev/null &&
+		ndctl init-labels -f all >/dev/null &&
+		ndctl enable-region all >/dev/null &&
+		ndctl create-namespace -r region0 -m devdax -a 2M -s 512M >/dev/null &&
+		ndctl create-namespace -r region0 -m fsdax -s 256M >/dev/null &&
+		ndctl create-namespace -r region0 -m raw -s 128M >/dev/null ||
+			fail "cannot create the test namespaces"
+	fi
+	DAX_NS=$(ndctl list -N | jq -r '.[] | select(.mode == "devdax") | .dev')
+	FSDAX_NS=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .dev')
+	RAW_NS=$(ndctl list -N | jq -r '.[] | select(.mode == "raw") | .dev')
+	[ -c /dev/dax0.0 ] || fail "no /dev/dax0.0 after setting up namespaces"
+}
+
+# ns_json NS FILTER: a jq filter over NS's object in pkstool list
+ns_json() {
+	pkstool list | jq -r ".[] | select(.dev == \"$1\") | $2"
+}
+
+# sysfs_hex PATH: a sysfs number as 0x...
+sysfs_hex() {
+	printf '%#x' "$(cat "$1")"
+}
+
+PK_WARN='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+'

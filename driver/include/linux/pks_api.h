@@ -46,4 +46,18 @@ void pks_set_access(int key, enum pks_access access);
 unsigned int pks_window_open(int key, enum pks_access access);
 void pks_window_close(int key, unsigned int prev);
 
+/**
+ * struct pks_dax_window - an open window on protected pmem
+ * @key: the range's key
+ * @prev: the key's state before the window
+ */
+struct pks_dax_window {
+	int key;
+	unsigned int prev;
+};
+
+void *pks_dax_access_begin(phys_addr_t start, size_t len,
+			   enum pks_access access, struct pks_dax_window *window);
+void pks_dax_access_end(struct pks_dax_window *window);
+
 #endif /* _LINUX_PKS_API_H */

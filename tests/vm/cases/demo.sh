@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: what 'make run' shows: the driver loads on an emulated PKS CPU,
-# every CPU is enabled, and the built-in cases pass.
+# every CPU is enabled, the built-in cases pass, a devdax namespace is
+# protected, and stray kernel writes to it are refused with data intact.
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
@@ -10,4 +11,12 @@ echo "### pkstool info"
 pkstool info || fail "pkstool info exited $?"
 echo "### pkstool test all all-keys"
 pkstool test all all-keys || fail "pkstool test exited $?"
+setup_namespaces
+echo "### pkstool enable dax0.0"
+pkstool enable dax0.0 || fail "pkstool enable exited $?"
+echo "### pkstool list -u"
+pkstool list -u || fail "pkstool list exited $?"
+echo "### pks-integrity $DAX_NS: libpmem2 writes a pattern, the kernel makes 1000 stray writes"
+pkstool disable dax0.0 >/dev/null 2>&1
+pks-integrity "$DAX_NS" 1000 || fail "pks-integrity exited $?"
 exit 0

@@ -14,4 +14,8 @@ expect_rc 77 pkstool test all
 pkstool test all 2>&1 | grep -q 'does not support PKS' ||
 	fail "pkstool test all does not say PKS is missing"
 expect_rc 77 pkstool test all-keys
+setup_namespaces
+expect_rc 77 pkstool enable dax0.0
+expect_rc 77 pkstool disable --all
+expect_eq "list works without the driver" "$(ns_json "$DAX_NS" .protected)" false
 exit 0

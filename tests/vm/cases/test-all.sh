@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# pks: every built-in case passes: 'all', then 'all-keys', in text and
-# JSON; the PKRS write counters move as the cases say.
+# pks: with a devdax namespace, every built-in case passes: 'all', then
+# 'all-keys', in text and JSON; the PKRS write counters move.
 # The first kernel-mode protection-key fault of a boot trips a
 # WARN_ON_ONCE in the stock page-fault code:
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
@@ -9,18 +9,20 @@
 . /tests/lib.sh
 
 load_pks
+setup_namespaces
 out=$(pkstool test all) || fail "pkstool test all exited $?: $out"
 echo "$out"
-for t in check-defaults single-key context-switch exception fault-callback; do
+for t in check-defaults single-key context-switch exception fault-callback \
+	 protect stray-write; do
 	echo "$out" | grep -qx "\[OK\] $t" || fail "no [OK] line for $t"
 done
 echo "$out" | grep -q 'all-keys\|crash' && fail "'all' ran all-keys or crash"
 
 expect_rc 0 pkstool test all-keys
 json=$(pkstool test --json all all-keys) || fail "test --json exited $?"
-expect_eq "json tests" "$(echo "$json" | jq 'length')" 6
+expect_eq "json tests" "$(echo "$json" | jq 'length')" 8
 expect_eq "json passes" \
-	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 6
+	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 8
 
 # No key may stay allocated after the cases.
 expect_eq "free keys after tests" \

@@ -99,11 +99,14 @@ struct pks_info {
 	___PKS_T(FAULT_CALLBACK, "fault-callback", 0),			\
 	___PKS_T(ALL_KEYS, "all-keys", PKS_TEST_F_NOT_IN_ALL),		\
 	___PKS_T(CRASH, "crash", PKS_TEST_F_NOT_IN_ALL | PKS_TEST_F_CRASHES), \
+	___PKS_T(PROTECT, "protect", PKS_TEST_F_NEEDS_DAX),		\
+	___PKS_T(STRAY_WRITE, "stray-write", PKS_TEST_F_NEEDS_DAX),	\
 	___PKS_T(NR, "", 0)						\
 }
 
 #define PKS_TEST_F_NOT_IN_ALL	(1u << 0)	/* run only when named */
 #define PKS_TEST_F_CRASHES	(1u << 1)	/* oopses the caller */
+#define PKS_TEST_F_NEEDS_DAX	(1u << 2)	/* needs a device-dax range */
 
 #define ___PKS_T(id, name, flags) PKS_TEST_##id
 enum pks_test_id PKS_TEST_CASES;
@@ -117,11 +120,28 @@ enum pks_test_result {
 };
 
 /**
+ * struct pks_range - a device-dax range, as given to the driver
+ * @addr: user address of a shared mapping of the dax device's range
+ * @start: physical start of the range
+ * @len: its length in bytes
+ *
+ * The driver does not trust @start and @len: it checks that they are
+ * persistent memory of one device-dax instance and that @addr maps exactly
+ * them, which also names the device.
+ */
+struct pks_range {
+	__u64 addr;
+	__u64 start;
+	__u64 len;
+};
+
+/**
  * struct pks_test_run - run one built-in test, PKS_IOC_RUN_TEST
  * @size: in: sizeof(struct pks_test_run)
  * @test: in: enum pks_test_id
  * @result: out: enum pks_test_result
  * @rsvd: must be zero
+ * @range: in: the device-dax range, for PKS_TEST_F_NEEDS_DAX cases
  * @message: out: NUL-terminated reason for a failure or skip
  */
 struct pks_test_run {
@@ -129,8 +149,102 @@ struct pks_test_run {
 	__u32 test;
 	__u32 result;
 	__u32 rsvd;
+	struct pks_range range;
 	char message[PKS_MESSAGE_LEN];
 };
+
+#define PKS_NAME_LEN		32
+
+/**
+ * struct pks_protect - protect a device-dax range, PKS_IOC_PROTECT
+ * @size: in: sizeof(struct pks_protect)
+ * @flags: in: PKS_PROTECT_F_* flags
+ * @range: in: the range and a mapping of it
+ * @key: out: the key that now tags the range
+ * @rsvd: must be zero
+ * @name: out: the dax device the driver found behind the mapping
+ * @message: out: why the range was refused
+ */
+struct pks_protect {
+	__u32 size;
+	__u32 flags;
+	struct pks_range range;
+	__u32 key;
+	__u32 rsvd;
+	char name[PKS_NAME_LEN];
+	char message[PKS_MESSAGE_LEN];
+};
+
+/**
+ * struct pks_unprotect - end protection, PKS_IOC_UNPROTECT
+ * @size: in: sizeof(struct pks_unprotect)
+ * @rsvd: must be zero
+ * @start: in: physical start of a protected range
+ */
+struct pks_unprotect {
+	__u32 size;
+	__u32 rsvd;
+	__u64 start;
+};
+
+/**
+ * struct pks_range_info - one protected range
+ * @start: physical start
+ * @len: length in bytes
+ * @key: its key
+ * @leaf_size: size of the direct-map pages that map it
+ * @name: the dax device
+ */
+struct pks_range_info {
+	__u64 start;
+	__u64 len;
+	__u32 key;
+	__u32 leaf_size;
+	char name[PKS_NAME_LEN];
+};
+
+/**
+ * struct pks_list - list protected ranges, PKS_IOC_LIST
+ * @size: in: sizeof(struct pks_list)
+ * @nr: in: entries at @ranges; out: number of protected ranges. Call with
+ *	0 to learn the count.
+ * @ranges: in: user pointer to struct pks_range_info[@nr], or 0
+ */
+struct pks_list {
+	__u32 size;
+	__u32 nr;
+	__u64 ranges;
+};
+
+/**
+ * struct pks_copy - copy to or from a protected range, PKS_IOC_COPY
+ * @size: in: sizeof(struct pks_copy)
+ * @flags: in: PKS_COPY_F_* flags
+ * @start: in: physical address inside one protected range
+ * @len: in: bytes to copy, at most PKS_COPY_MAX
+ * @buf: in: user buffer
+ * @done: out: bytes copied before the access stopped
+ *
+ * Without PKS_COPY_F_UNGUARDED the kernel opens an access window, as a
+ * legitimate user would. With it, the kernel accesses the range with no
+ * window, as a stray pointer would, through fault-safe helpers: on a
+ * protected range that fails with -EFAULT. Unguarded copies may also
+ * target unprotected device-dax memory, for control runs; nothing else. Writes are done 8 bytes at a
+ * time, so @start and @len must then be multiples of 8.
+ */
+struct pks_copy {
+	__u32 size;
+	__u32 flags;
+	__u64 start;
+	__u64 len;
+	__u64 buf;
+	__u64 done;
+};
+
+#define PKS_PROTECT_F_FORCE	(1u << 0)	/* reserved for later checks */
+#define PKS_COPY_F_WRITE	(1u << 0)
+#define PKS_COPY_F_UNGUARDED	(1u << 1)
+#define PKS_COPY_MAX		(1u << 20)
 
 #define PKS_IOC_MAGIC		0xB7
 
@@ -150,5 +264,37 @@ struct pks_test_run {
  * -EINVAL on a bad size or non-zero rsvd, -EINTR if interrupted.
  */
 #define PKS_IOC_RUN_TEST	_IOWR(PKS_IOC_MAGIC, 0x01, struct pks_test_run)
+
+/*
+ * PKS_IOC_PROTECT: tag a device-dax range's direct-map pages with a new
+ * key, access-disabled on every CPU.
+ * Return 0 on success; -EINVAL for a range that is not page aligned, not
+ * (or only partly) persistent memory, crosses namespaces, is not what the
+ * mapping maps, or is not aligned to the direct-map pages; -ENODEV when
+ * no device-dax instance owns it; -EOPNOTSUPP for fsdax memory; -EBUSY
+ * when it overlaps a protected range; -ENOSPC when no key is free.
+ * @message says which check failed.
+ */
+#define PKS_IOC_PROTECT		_IOWR(PKS_IOC_MAGIC, 0x02, struct pks_protect)
+
+/*
+ * PKS_IOC_UNPROTECT: restore a range's direct-map pages and free its key.
+ * Return 0 on success, -ENOENT when no protected range starts there.
+ */
+#define PKS_IOC_UNPROTECT	_IOW(PKS_IOC_MAGIC, 0x03, struct pks_unprotect)
+
+/*
+ * PKS_IOC_LIST: count, then fill, the protected ranges.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ */
+#define PKS_IOC_LIST		_IOWR(PKS_IOC_MAGIC, 0x04, struct pks_list)
+
+/*
+ * PKS_IOC_COPY: copy between a user buffer and a protected range.
+ * Return 0 on success; -ENOENT when the span is not inside one protected
+ * range (nor, unguarded, device-dax memory); -EFAULT when the access faulted (expected for unguarded access)
+ * or @buf is bad; -EINVAL for bad flags, sizes or alignment.
+ */
+#define PKS_IOC_COPY		_IOWR(PKS_IOC_MAGIC, 0x05, struct pks_copy)
 
 #endif /* _UAPI_LINUX_PKS_H */

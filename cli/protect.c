@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pkstool enable and pkstool disable: one implementation, told apart by an
+ * action table, as daxctl's device.c does for its device commands.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+enum protect_action {
+	ACTION_ENABLE,
+	ACTION_DISABLE,
+};
+
+/**
+ * struct protect_verb - what differs between enable and disable
+ * @name: the command
+ * @doc: its argp doc string
+ * @done: past participle for the summary
+ */
+static const struct protect_verb {
+	const char *name;
+	const char *doc;
+	const char *done;
+} verbs[] = {
+	[ACTION_ENABLE] = {
+		"enable",
+		"Protect device-dax namespaces from stray kernel accesses.\v"
+		"NAMESPACE is namespaceX.Y, daxX.Y or /dev/daxX.Y.",
+		"enabled",
+	},
+	[ACTION_DISABLE] = {
+		"disable",
+		"End protection of device-dax namespaces.\v"
+		"NAMESPACE is namespaceX.Y, daxX.Y or /dev/daxX.Y.",
+		"disabled",
+	},
+};
+
+struct protect_opts {
+	struct pkstool_opts common;
+	enum protect_action action;
+	bool all;
+	bool force;
+	char **names;
+	int nr_names;
+};
+
+static const struct argp_option protect_options[] = {
+	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
+	{ "force", 'f', NULL, 0,
+	  "Enable even though panic_on_warn is set", 0 },
+	{ 0 }
+};
+
+static const struct argp_child protect_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static error_t protect_parse(int key, char *arg, struct argp_state *state)
+{
+	struct protect_opts *opts = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &opts->common;
+		return 0;
+	case 'a':
+		opts->all = true;
+		return 0;
+	case 'f':
+		if (opts->action != ACTION_ENABLE)
+			argp_error(state, "--force applies to enable only");
+		opts->force = true;
+		return 0;
+	case ARGP_KEY_ARGS:
+		opts->names = state->argv + state->next;
+		opts->nr_names = state->argc - state->next;
+		return 0;
+	case ARGP_KEY_END:
+		if (!opts->all && !opts->nr_names)
+			argp_error(state, "name a namespace to %s, or --all",
+				   verbs[opts->action].name);
+		if (opts->all && opts->nr_names)
+			argp_error(state, "give namespaces or --all, not both");
+		return 0;
+	default:
+		(void)arg;
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* Outcome of one namespace, for the JSON array and the summary. */
+enum outcome { DONE, ALREADY, REFUSED };
+
+static enum outcome protect_one(struct protect_opts *opts, struct pks_ns *ns,
+				char *why, size_t len)
+{
+	bool enable = opts->action == ACTION_ENABLE;
+	int rc;
+
+	*why = '\0';
+	if (!pks_ns_is_devdax(ns)) {
+		snprintf(why, len,
+			 "%s is %s: only devdax namespaces can be protected (the kernel's own paths to %s memory would fault); reconfigure it with 'ndctl create-namespace -m devdax'",
+			 pks_ns_get_name(ns), pks_ns_get_mode(ns),
+			 pks_ns_get_mode(ns));
+		return REFUSED;
+	}
+	if (pks_ns_is_protected(ns) == enable)
+		return ALREADY;
+	rc = enable ? pks_ns_protect(ns, why, len) : pks_ns_unprotect(ns);
+	if (!rc)
+		return DONE;
+	if (!*why)
+		snprintf(why, len, "%s", strerror(-rc));
+	return REFUSED;
+}
+
+static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
+		       enum protect_action action)
+{
+	static const char *const outcome_names[] = {
+		[DONE] = NULL, [ALREADY] = "already", [REFUSED] = "refused",
+	};
+	const struct protect_verb *verb = &verbs[action];
+	struct argp argp = {
+		.options = protect_options,
+		.parser = protect_parse,
+		.args_doc = "NAMESPACE...",
+		.doc = verb->doc,
+		.children = protect_children,
+	};
+	struct protect_opts opts = { .action = action };
+	unsigned int count[REFUSED + 1] = { 0 };
+	struct json_object *array, *jns;
+	struct pks_ns *ns;
+	enum outcome outcome;
+	char why[PKS_MESSAGE_LEN + 256];
+	int i, rc;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &opts))
+		return -PKSTOOL_E_USAGE;
+	rc = pkstool_open_driver(ctx, &opts.common, verb->name);
+	if (rc)
+		return rc;
+	rc = pks_ns_scan(ctx);
+	if (rc) {
+		p_err(&opts.common, "%s: reading namespaces: %s", verb->name,
+		      strerror(-rc));
+		return rc;
+	}
+	if (action == ACTION_ENABLE && !opts.force && pks_panic_on_warn() > 0) {
+		p_err(&opts.common,
+		      "%s: panic_on_warn is set, and the first stray access of a boot WARNs in the kernel's fault handler, which would panic this machine: clear kernel.panic_on_warn or use --force",
+		      verb->name);
+		return -EPERM;
+	}
+	/* Resolve every name before changing anything. */
+	for (i = 0; i < opts.nr_names; i++) {
+		if (!pks_ns_find(ctx, opts.names[i])) {
+			p_err(&opts.common,
+			      "%s: no namespace '%s': see 'pkstool list' or 'ndctl list -N'",
+			      verb->name, opts.names[i]);
+			return -ENOENT;
+		}
+	}
+
+	array = json_object_new_array();
+	pks_ns_foreach(ctx, ns) {
+		bool wanted = opts.all && pks_ns_is_devdax(ns);
+
+		for (i = 0; !wanted && i < opts.nr_names; i++)
+			wanted = pks_ns_find(ctx, opts.names[i]) == ns;
+		if (!wanted)
+			continue;
+		outcome = protect_one(&opts, ns, why, sizeof(why));
+		count[outcome]++;
+		if (outcome == REFUSED)
+			p_err(&opts.common, "%s %s: %s", verb->name,
+			      pks_ns_get_name(ns), why);
+		else if (outcome == ALREADY)
+			fprintf(stderr, "pkstool: %s: %s already %s\n",
+				verb->name, pks_ns_get_name(ns), verb->done);
+		jns = pks_ns_to_json(ns, false);
+		json_object_object_add(jns, "result", json_object_new_string(
+				       outcome == DONE ? verb->done :
+				       outcome_names[outcome]));
+		json_object_object_add(jns, "reason", *why ?
+				       json_object_new_string(why) : NULL);
+		json_object_array_add(array, jns);
+	}
+	if (opts.common.json)
+		display_json_array(array);
+	json_object_put(array);
+	fprintf(stderr, "pkstool: %s %u namespace%s, %u already %s, %u refused\n",
+		verb->done, count[DONE], count[DONE] == 1 ? "" : "s",
+		count[ALREADY], verb->done, count[REFUSED]);
+	return count[REFUSED] ? -EIO : 0;
+}
+
+int cmd_enable(int argc, char **argv, struct pks_ctx *ctx)
+{
+	return cmd_protect(argc, argv, ctx, ACTION_ENABLE);
+}
+
+int cmd_disable(int argc, char **argv, struct pks_ctx *ctx)
+{
+	return cmd_protect(argc, argv, ctx, ACTION_DISABLE);
+}

@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Namespace protection: tag the kernel direct-map pages of a device-dax
+ * range with a key, so that the kernel can reach them only through access
+ * windows. User mappings of the dax device use their own page tables and
+ * keep working.
+ *
+ * The driver checks a range itself before touching anything: it must be
+ * page aligned, persistent memory, owned by a device-dax (not fsdax)
+ * pagemap, exactly what the caller's mapping of a dax device maps (so never
+ * the namespace's metadata), and made of whole direct-map pages.
+ */
+#include "pks_internal.h"
+
+#include <linux/cdev.h>
+#include <linux/dax.h>
+#include <linux/device.h>
+#include <linux/hugetlb.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/list.h>
+#include <linux/memremap.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <asm/set_memory.h>
+#include <asm/tlbflush.h>
+
+/**
+ * struct pks_prot - one protected range
+ * @list: entry in pks_prots
+ * @start: physical start
+ * @len: length in bytes
+ * @key: the key tagging it
+ * @leaf_size: size of the direct-map pages mapping it
+ * @dev: the dax device, referenced while protected
+ * @name: its name
+ */
+struct pks_prot {
+	struct list_head list;
+	phys_addr_t start;
+	u64 len;
+	int key;
+	unsigned long leaf_size;
+	struct device *dev;
+	char name[PKS_NAME_LEN];
+};
+
+/* Exported by drivers/dax/super.c; its declaration is in a private header. */
+struct dax_device *inode_dax(struct inode *inode);
+
+/* The protected ranges; changed only with pks_lock held. */
+static LIST_HEAD(pks_prots);
+/* The dax bus, once known; struct device has it const from 6.2 on. */
+static typeof_member(struct device, bus) pks_dax_bus;
+static struct notifier_block pks_dax_nb;
+
+static int pks_refuse(char *msg, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, PKS_MESSAGE_LEN, fmt, ap);
+	va_end(ap);
+	pr_warn("refused: %s\n", msg);
+	return rc;
+}
+
+/* The dax device behind a file, or NULL when it is not a dax device. */
+static struct device *pks_dax_device(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	struct device *dev;
+
+	if (!S_ISCHR(inode->i_mode) || !inode->i_cdev ||
+	    !inode->i_cdev->kobj.parent)
+		return NULL;
+	dev = kobj_to_dev(inode->i_cdev->kobj.parent);
+	if (!dev->bus || strcmp(dev->bus->name, "dax"))
+		return NULL;
+	return dev;
+}
+
+static int pks_check_memory(const struct pks_range *r, char *msg)
+{
+	unsigned long pfn = PHYS_PFN(r->start);
+	struct dev_pagemap *pgmap;
+	bool covered = false;
+	int i, rc = 0;
+
+	if (!r->len || r->start + r->len < r->start ||
+	    !PAGE_ALIGNED(r->start) || !PAGE_ALIGNED(r->len))
+		return pks_refuse(msg, -EINVAL,
+				  "range %#llx+%#llx is empty or not page aligned",
+				  r->start, r->len);
+	switch (region_intersects(r->start, r->len, IORESOURCE_MEM,
+				  IORES_DESC_PERSISTENT_MEMORY)) {
+	case REGION_INTERSECTS:
+		break;
+	case REGION_MIXED:
+		return pks_refuse(msg, -EINVAL,
+				  "range %#llx+%#llx is only partly persistent memory",
+				  r->start, r->len);
+	default:
+		return pks_refuse(msg, -EINVAL,
+				  "range %#llx+%#llx is not persistent memory",
+				  r->start, r->len);
+	}
+
+	pgmap = get_dev_pagemap(pfn, NULL);
+	if (!pgmap)
+		return pks_refuse(msg, -ENODEV,
+				  "no device-dax instance owns %#llx (raw or sector namespace, or none enabled)",
+				  r->start);
+	if (pgmap->type == MEMORY_DEVICE_FS_DAX)
+		rc = pks_refuse(msg, -EOPNOTSUPP,
+				"%#llx is fsdax memory: the kernel's DAX paths use it unguarded; use a devdax namespace",
+				r->start);
+	else if (pgmap->type != MEMORY_DEVICE_GENERIC)
+		rc = pks_refuse(msg, -EOPNOTSUPP,
+				"%#llx is device memory of type %d, not device-dax",
+				r->start, pgmap->type);
+	for (i = 0; !rc && i < pgmap->nr_range; i++)
+		covered |= pgmap->ranges[i].start <= r->start &&
+			   r->start + r->len - 1 <= pgmap->ranges[i].end;
+	if (!rc && !covered)
+		rc = pks_refuse(msg, -EINVAL,
+				"range %#llx+%#llx crosses namespaces",
+				r->start, r->len);
+	put_dev_pagemap(pgmap);
+	return rc;
+}
+
+/*
+ * The range must be what @r->addr maps, page for page, in a mapping of a
+ * dax device: the namespace's metadata can never be mapped there.
+ */
+static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
+			     char *msg)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long addr = r->addr, step, off;
+	struct dax_device *dax_dev;
+	struct device *dev = NULL;
+	struct page *page;
+	int rc = 0;
+
+	mmap_read_lock(mm);
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr || r->len > vma->vm_end - addr ||
+	    !vma->vm_file) {
+		mmap_read_unlock(mm);
+		return pks_refuse(msg, -EINVAL,
+				  "address %#lx does not map %#llx bytes of a file",
+				  addr, r->len);
+	}
+	dev = pks_dax_device(vma->vm_file);
+	if (dev) {
+		dax_dev = inode_dax(file_inode(vma->vm_file));
+		if (!dax_alive(dax_dev))
+			dev = NULL;
+	}
+	if (!dev) {
+		mmap_read_unlock(mm);
+		return pks_refuse(msg, -EINVAL,
+				  "address %#lx is not a mapping of a live device-dax device",
+				  addr);
+	}
+	get_device(dev);
+	step = vma_kernel_pagesize(vma);
+	mmap_read_unlock(mm);
+
+	/* A dax mapping is contiguous within each page of its own size. */
+	for (off = 0; off < r->len && !rc; off += step) {
+		if (get_user_pages_fast(addr + off, 1, 0, &page) != 1) {
+			rc = pks_refuse(msg, -EFAULT,
+					"cannot read the mapping of %s at offset %#lx",
+					dev_name(dev), off);
+			break;
+		}
+		if (page_to_phys(page) != r->start + off)
+			rc = pks_refuse(msg, -EINVAL,
+					"%s maps %#llx at offset %#lx, not %#llx: the range is not that device's data",
+					dev_name(dev), (u64)page_to_phys(page),
+					off, r->start + off);
+		put_page(page);
+	}
+	if (rc) {
+		put_device(dev);
+		return rc;
+	}
+	p->dev = dev;
+	strscpy(p->name, dev_name(dev), sizeof(p->name));
+	return 0;
+}
+
+/* Every direct-map page of the range lies wholly inside it, untagged. */
+static int pks_check_leaves(struct pks_prot *p, char *msg)
+{
+	phys_addr_t pa, end = p->start + p->len;
+	unsigned long size;
+	unsigned int level;
+	pte_t *pte;
+
+	for (pa = p->start; pa < end; pa += size) {
+		pte = lookup_address((unsigned long)__va(pa), &level);
+		if (!pte || !pte_present(*pte))
+			return pks_refuse(msg, -EINVAL,
+					  "%#llx is not in the kernel direct map",
+					  (u64)pa);
+		size = page_level_size(level);
+		if (!IS_ALIGNED(pa, size) || pa + size > end)
+			return pks_refuse(msg, -EINVAL,
+					  "range %#llx+%#llx is not aligned to the %lu KiB direct-map pages at %#llx",
+					  (u64)p->start, p->len, size >> 10,
+					  (u64)pa);
+		if (pte_val(*pte) & PKS_PTE_KEY_MASK)
+			return pks_refuse(msg, -EBUSY,
+					  "%#llx already carries a protection key",
+					  (u64)pa);
+		if (pa == p->start)
+			p->leaf_size = size;
+	}
+	return 0;
+}
+
+static void pks_flush_tlb_local(void *unused)
+{
+	__flush_tlb_all();
+}
+
+static void __pks_set_range_key(struct pks_prot *p, int key)
+{
+	phys_addr_t pa, end = p->start + p->len;
+	unsigned int level;
+	pte_t *pte;
+
+	lockdep_assert_held(&pks_lock);
+	for (pa = p->start; pa < end;
+	     pa += page_level_size(level)) {
+		pte = lookup_address((unsigned long)__va(pa), &level);
+		set_pte(pte, __pte((pte_val(*pte) & ~PKS_PTE_KEY_MASK) |
+				   ((u64)key << PKS_PTE_KEY_SHIFT)));
+	}
+	on_each_cpu(pks_flush_tlb_local, NULL, 1);
+}
+
+static struct pks_prot *__pks_find(phys_addr_t start, u64 len)
+{
+	struct pks_prot *p;
+
+	lockdep_assert_held(&pks_lock);
+	list_for_each_entry(p, &pks_prots, list)
+		if (start < p->start + p->len && p->start < start + len)
+			return p;
+	return NULL;
+}
+
+static void __pks_release(struct pks_prot *p)
+{
+	lockdep_assert_held(&pks_lock);
+	__pks_set_range_key(p, 0);
+	pks_key_free(p->key);
+	list_del(&p->list);
+	pr_info("%s: protection off, key %d freed\n", p->name, p->key);
+	put_device(p->dev);
+	kfree(p);
+}
+
+/* A protected device that loses its driver is released first. */
+static int pks_dax_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct pks_prot *p, *tmp;
+
+	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
+	    action != BUS_NOTIFY_DEL_DEVICE)
+		return NOTIFY_DONE;
+	mutex_lock(&pks_lock);
+	list_for_each_entry_safe(p, tmp, &pks_prots, list) {
+		if (p->dev != data)
+			continue;
+		pr_warn("%s is going away while protected: releasing it\n",
+			p->name);
+		__pks_release(p);
+	}
+	mutex_unlock(&pks_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pks_dax_nb = {
+	.notifier_call = pks_dax_notify,
+};
+
+/* Protect a range; on failure @msg says why and nothing changed. */
+int __pks_protect(const struct pks_range *r, char *name, int *key, char *msg)
+{
+	struct pks_prot *p, *other;
+	int rc;
+
+	lockdep_assert_held(&pks_lock);
+	rc = pks_check_memory(r, msg);
+	if (rc)
+		return rc;
+	other = __pks_find(r->start, r->len);
+	if (other)
+		return pks_refuse(msg, -EBUSY,
+				  "range %#llx+%#llx overlaps protected %s",
+				  r->start, r->len, other->name);
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->start = r->start;
+	p->len = r->len;
+	rc = pks_check_mapping(r, p, msg);
+	if (rc) {
+		kfree(p);
+		return rc;
+	}
+	rc = pks_check_leaves(p, msg);
+	if (!rc && !pks_dax_bus) {
+		rc = bus_register_notifier(p->dev->bus, &pks_dax_nb);
+		if (!rc)
+			pks_dax_bus = p->dev->bus;
+	}
+	if (!rc) {
+		p->key = pks_key_alloc(p->name, NULL, NULL);
+		if (p->key < 0)
+			rc = pks_refuse(msg, p->key,
+					"no free protection key for %s: all %d are in use",
+					p->name, PKS_NR_KEYS - 1);
+	}
+	if (rc) {
+		put_device(p->dev);
+		kfree(p);
+		return rc;
+	}
+	__pks_set_range_key(p, p->key);
+	list_add_tail(&p->list, &pks_prots);
+	pr_info("%s: %#llx+%#llx protected with key %d (%lu KiB pages)\n",
+		p->name, (u64)p->start, p->len, p->key, p->leaf_size >> 10);
+	*key = p->key;
+	if (name)
+		strscpy(name, p->name, PKS_NAME_LEN);
+	return 0;
+}
+
+int __pks_unprotect(phys_addr_t start)
+{
+	struct pks_prot *p;
+
+	lockdep_assert_held(&pks_lock);
+	list_for_each_entry(p, &pks_prots, list) {
+		if (p->start == start) {
+			__pks_release(p);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Count, and fill up to @nr of, the protected ranges. */
+int pks_list_ranges(struct pks_range_info *info, unsigned int nr)
+{
+	struct pks_prot *p;
+	int n = 0;
+
+	mutex_lock(&pks_lock);
+	list_for_each_entry(p, &pks_prots, list) {
+		if (n < nr) {
+			memset(&info[n], 0, sizeof(info[n]));
+			info[n].start = p->start;
+			info[n].len = p->len;
+			info[n].key = p->key;
+			info[n].leaf_size = p->leaf_size;
+			strscpy(info[n].name, p->name, PKS_NAME_LEN);
+		}
+		n++;
+	}
+	mutex_unlock(&pks_lock);
+	return n;
+}
+
+/* The key of the protected range holding [start, start + len), or -1. */
+static int __pks_range_key(phys_addr_t start, u64 len)
+{
+	struct pks_prot *p = __pks_find(start, len);
+
+	if (p && p->start <= start && start + len <= p->start + p->len)
+		return p->key;
+	return -1;
+}
+
+static int pks_range_key(phys_addr_t start, u64 len)
+{
+	int key;
+
+	mutex_lock(&pks_lock);
+	key = __pks_range_key(start, len);
+	mutex_unlock(&pks_lock);
+	return key;
+}
+
+/**
+ * pks_dax_access_begin() - open an access window on protected pmem
+ * @start: physical address inside a protected range
+ * @len: bytes to access, all inside that range
+ * @access: PKS_READ_ONLY or PKS_READ_WRITE
+ * @window: filled in for pks_dax_access_end()
+ *
+ * Disables preemption until pks_dax_access_end(): the access between the
+ * two must not sleep.
+ *
+ * Return: the kernel address of @start, or an ERR_PTR: -ENOENT when the
+ * span is not inside one protected range.
+ */
+void *pks_dax_access_begin(phys_addr_t start, size_t len,
+			   enum pks_access access, struct pks_dax_window *window)
+{
+	int key = pks_range_key(start, len);
+
+	if (key < 0)
+		return ERR_PTR(-ENOENT);
+	window->key = key;
+	window->prev = pks_window_open(key, access);
+	return __va(start);
+}
+EXPORT_SYMBOL_GPL(pks_dax_access_begin);
+
+/**
+ * pks_dax_access_end() - close a window from pks_dax_access_begin()
+ * @window: what pks_dax_access_begin() filled in
+ */
+void pks_dax_access_end(struct pks_dax_window *window)
+{
+	pks_window_close(window->key, window->prev);
+}
+EXPORT_SYMBOL_GPL(pks_dax_access_end);
+
+/* Copy one chunk with no window, as a stray pointer would, fault-safe. */
+static int pks_stray_copy(void *va, void *buf, size_t n, bool write,
+			  size_t *done)
+{
+	size_t i;
+
+	if (!write) {
+		if (copy_from_kernel_nofault(buf, va, n))
+			return -EFAULT;
+		*done = n;
+		return 0;
+	}
+	for (i = 0; i < n; i += sizeof(u64)) {
+		if (!pks_can_write(va + i, *(u64 *)(buf + i))) {
+			*done = i;
+			return -EFAULT;
+		}
+	}
+	*done = n;
+	return 0;
+}
+
+/**
+ * pks_range_copy() - the PKS_IOC_COPY copy
+ * @a: the request; @a->done is set to the bytes copied
+ *
+ * Return: 0, or -errno as documented for PKS_IOC_COPY.
+ */
+int pks_range_copy(struct pks_copy *a)
+{
+	bool write = a->flags & PKS_COPY_F_WRITE;
+	bool unguarded = a->flags & PKS_COPY_F_UNGUARDED;
+	char __user *ubuf = u64_to_user_ptr(a->buf);
+	struct pks_dax_window w;
+	size_t n, chunk_done;
+	void *bounce, *va;
+	int rc = 0;
+
+	a->done = 0;
+	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED) ||
+	    !a->len || a->len > PKS_COPY_MAX ||
+	    (unguarded && ((a->start | a->len) & 7)))
+		return -EINVAL;
+	/*
+	 * Stray accesses may also hit unprotected memory (the control case of
+	 * a test), but only device-dax memory, never arbitrary addresses.
+	 */
+	if (unguarded && pks_range_key(a->start, a->len) < 0) {
+		struct pks_range r = {
+			.start = PAGE_ALIGN_DOWN(a->start),
+			.len = PAGE_ALIGN(a->start + a->len) -
+			       PAGE_ALIGN_DOWN(a->start),
+		};
+		char msg[PKS_MESSAGE_LEN];
+
+		if (pks_check_memory(&r, msg))
+			return -ENOENT;
+	}
+	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	while (a->done < a->len) {
+		n = min_t(u64, PAGE_SIZE, a->len - a->done);
+		if (write && copy_from_user(bounce, ubuf + a->done, n)) {
+			rc = -EFAULT;
+			break;
+		}
+		if (unguarded) {
+			rc = pks_stray_copy(__va(a->start + a->done), bounce, n,
+					    write, &chunk_done);
+			a->done += rc ? 0 : chunk_done;
+			if (rc == -EFAULT)
+				a->done += chunk_done;
+			if (rc)
+				break;
+		} else {
+			va = pks_dax_access_begin(a->start + a->done, n,
+						  write ? PKS_READ_WRITE :
+						  PKS_READ_ONLY, &w);
+			if (IS_ERR(va)) {
+				rc = PTR_ERR(va);
+				break;
+			}
+			if (write)
+				memcpy_flushcache(va, bounce, n);
+			else
+				memcpy(bounce, va, n);
+			pks_dax_access_end(&w);
+			a->done += n;
+		}
+		if (!write && copy_to_user(ubuf + a->done - n, bounce, n)) {
+			rc = -EFAULT;
+			break;
+		}
+	}
+	kfree(bounce);
+	return rc;
+}
+
+void pks_protect_exit(void)
+{
+	struct pks_prot *p, *tmp;
+
+	mutex_lock(&pks_lock);
+	list_for_each_entry_safe(p, tmp, &pks_prots, list)
+		__pks_release(p);
+	mutex_unlock(&pks_lock);
+	if (pks_dax_bus)
+		bus_unregister_notifier(pks_dax_bus, &pks_dax_nb);
+	pks_dax_bus = NULL;
+}
+
+/* Offsets the tests probe: first, middle and last word of the range. */
+static u64 pks_test_offset(const struct pks_range *r, int i)
+{
+	return i == 0 ? 0 : i == 1 ? (r->len / 2) & ~7ULL : r->len - 8;
+}
+
+/* Read a word of a protected range through a window. */
+static bool pks_test_guarded_read(phys_addr_t pa, int key, u64 *val)
+{
+	unsigned int prev = pks_window_open(key, PKS_READ_ONLY);
+	bool ok = pks_can_read(__va(pa), val);
+
+	pks_window_close(key, prev);
+	return ok;
+}
+
+/*
+ * protect: protecting the range blocks unguarded kernel reads and writes,
+ * windows still reach it, and unprotecting restores plain access. Every
+ * write puts back the value that was there.
+ */
+static int pks_test_protect(struct pks_test_ctx *ctx)
+{
+	const struct pks_range *r = ctx->range;
+	int i, key, rc, result = PKS_RESULT_PASS;
+	unsigned int prev;
+	u64 val, orig, off;
+	void *va;
+
+	if (__pks_range_key(r->start, r->len) >= 0)
+		return pks_test_skip(ctx, "the namespace is protected already; disable it to run this case");
+	rc = __pks_protect(r, NULL, &key, ctx->message);
+	if (rc)
+		return rc;
+	for (i = 0; i < 3 && !result; i++) {
+		off = pks_test_offset(r, i);
+		va = __va(r->start + off);
+		if (!pks_test_guarded_read(r->start + off, key, &orig))
+			result = pks_test_fail(ctx, "guarded read at offset %#llx faulted",
+					       off);
+		else if (pks_can_read(va, &val) || pks_can_write(va, orig))
+			result = pks_test_fail(ctx, "unguarded access at offset %#llx worked",
+					       off);
+		if (result)
+			break;
+		prev = pks_window_open(key, PKS_READ_WRITE);
+		if (!pks_can_write(va, orig))
+			result = pks_test_fail(ctx, "guarded write at offset %#llx faulted",
+					       off);
+		pks_window_close(key, prev);
+	}
+	rc = __pks_unprotect(r->start);
+	if (rc && !result)
+		result = pks_test_fail(ctx, "unprotect failed: %d", rc);
+	for (i = 0; i < 3 && !result; i++) {
+		off = pks_test_offset(r, i);
+		va = __va(r->start + off);
+		if (!pks_can_read(va, &val) || !pks_can_write(va, val))
+			result = pks_test_fail(ctx, "access at offset %#llx faults after unprotect",
+					       off);
+	}
+	return result;
+}
+
+/*
+ * stray-write: writes with no window into a protected range are refused
+ * and leave its data as it was. Uses the range's existing protection if
+ * it has one, and leaves it as found.
+ */
+static int pks_test_stray_write(struct pks_test_ctx *ctx)
+{
+	const struct pks_range *r = ctx->range;
+	int i, key, rc, result = PKS_RESULT_PASS;
+	u64 before, after, off;
+	unsigned int prev;
+	bool ours = false;
+	void *va;
+
+	key = __pks_range_key(r->start, r->len);
+	if (key < 0) {
+		rc = __pks_protect(r, NULL, &key, ctx->message);
+		if (rc)
+			return rc;
+		ours = true;
+	}
+	for (i = 0; i < 3 && !result; i++) {
+		off = pks_test_offset(r, i);
+		va = __va(r->start + off);
+		if (!pks_test_guarded_read(r->start + off, key, &before)) {
+			result = pks_test_fail(ctx, "guarded read at offset %#llx faulted",
+					       off);
+			break;
+		}
+		if (pks_can_write(va, ~before)) {
+			result = pks_test_fail(ctx, "stray write at offset %#llx went through",
+					       off);
+			/* Put the data back: the protection failed. */
+			prev = pks_window_open(key, PKS_READ_WRITE);
+			pks_can_write(va, before);
+			pks_window_close(key, prev);
+			break;
+		}
+		if (!pks_test_guarded_read(r->start + off, key, &after) ||
+		    after != before)
+			result = pks_test_fail(ctx, "data at offset %#llx changed: %#llx -> %#llx",
+					       off, before, after);
+	}
+	if (ours)
+		__pks_unprotect(r->start);
+	return result;
+}
+
+static const struct pks_test protect_tests[] = {
+	{ PKS_TEST_PROTECT, pks_test_protect },
+	{ PKS_TEST_STRAY_WRITE, pks_test_stray_write },
+};
+
+PKS_TEST_CATEGORY(pks_protect_tests, protect_tests);

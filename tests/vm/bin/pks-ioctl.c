@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pks-ioctl: drive /dev/pks with raw ioctls, to test the driver's own
+ * checks without libpks or pkstool deciding anything first.
+ *
+ *   pks-ioctl protect START LEN DAXDEV [MAPOFF]
+ *	map DAXDEV, ask the driver to protect START+LEN with the mapping at
+ *	MAPOFF; print the driver's answer; exit 0 if it protected, else the
+ *	errno it returned (the range is unprotected again before exit)
+ *   pks-ioctl malformed
+ *	send bad sizes, reserved bits, pointers and commands; exit 0 when
+ *	each got the documented error
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/pks.h>
+
+static int dev_fd(void)
+{
+	int fd = open("/dev/pks", O_RDWR);
+
+	if (fd < 0) {
+		perror("pks-ioctl: /dev/pks");
+		exit(2);
+	}
+	return fd;
+}
+
+static int do_protect(int argc, char **argv)
+{
+	struct pks_protect prot = { .size = sizeof(prot) };
+	struct pks_unprotect unprot = { .size = sizeof(unprot) };
+	unsigned long long mapoff = argc > 5 ? strtoull(argv[5], NULL, 0) : 0;
+	struct stat st;
+	size_t maplen;
+	void *map;
+	int fd, dax, rc = 0;
+
+	if (argc < 5)
+		return 2;
+	prot.range.start = strtoull(argv[2], NULL, 0);
+	prot.range.len = strtoull(argv[3], NULL, 0);
+	dax = open(argv[4], O_RDWR);
+	if (dax < 0 || fstat(dax, &st)) {
+		perror(argv[4]);
+		return 2;
+	}
+	/* Map enough of the device to cover the request from MAPOFF on. */
+	maplen = prot.range.len + mapoff;
+	maplen = (maplen + (2 << 20) - 1) & ~((size_t)(2 << 20) - 1);
+	map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, dax, 0);
+	if (map == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	prot.range.addr = (uintptr_t)map + mapoff;
+	fd = dev_fd();
+	if (ioctl(fd, PKS_IOC_PROTECT, &prot) < 0)
+		rc = errno;
+	printf("protect %#llx+%#llx: %s: %s\n",
+	       (unsigned long long)prot.range.start,
+	       (unsigned long long)prot.range.len,
+	       rc ? strerror(rc) : "ok", rc ? prot.message : prot.name);
+	if (!rc) {
+		unprot.start = prot.range.start;
+		if (ioctl(fd, PKS_IOC_UNPROTECT, &unprot) < 0)
+			perror("unprotect");
+	}
+	return rc;
+}
+
+static int failures;
+
+static void expect(const char *what, int ret, int want)
+{
+	int got = ret < 0 ? errno : 0;
+
+	if (got == want) {
+		printf("ok: %s: %s\n", what, want ? strerror(want) : "0");
+		return;
+	}
+	printf("FAIL: %s: got %s, expected %s\n", what,
+	       got ? strerror(got) : "0", want ? strerror(want) : "0");
+	failures++;
+}
+
+static int do_malformed(void)
+{
+	struct pks_info info = { .size = sizeof(info) };
+	struct pks_test_run run = { .size = sizeof(run) };
+	struct pks_copy copy = { .size = sizeof(copy) };
+	struct pks_unprotect unprot = { .size = sizeof(unprot) };
+	struct pks_list list = { .size = sizeof(list) };
+	char buf[64];
+	int fd = dev_fd();
+
+	expect("unknown ioctl", ioctl(fd, _IO(PKS_IOC_MAGIC, 0x7f)), ENOTTY);
+	expect("foreign ioctl", ioctl(fd, _IO('T', 1)), ENOTTY);
+	expect("info: bad pointer", ioctl(fd, PKS_IOC_GET_INFO, 16), EFAULT);
+	info.size = 4;
+	expect("info: wrong size", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);
+	info.size = sizeof(info);
+	info.rsvd = 1;
+	expect("info: rsvd set", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);
+	info.rsvd = 0;
+	info.nr_cpus = 4;
+	info.cpus = 16;
+	expect("info: bad cpu array", ioctl(fd, PKS_IOC_GET_INFO, &info), EFAULT);
+	run.test = PKS_TEST_NR;
+	expect("test: unknown id", ioctl(fd, PKS_IOC_RUN_TEST, &run), ENOENT);
+	run.test = 0;
+	run.rsvd = 3;
+	expect("test: rsvd set", ioctl(fd, PKS_IOC_RUN_TEST, &run), EINVAL);
+	run.rsvd = 0;
+	run.size = sizeof(run) + 8;
+	expect("test: wrong size", ioctl(fd, PKS_IOC_RUN_TEST, &run), EINVAL);
+	unprot.start = 0x100000;
+	expect("unprotect: not protected", ioctl(fd, PKS_IOC_UNPROTECT, &unprot),
+	       ENOENT);
+	copy.start = 0x100000;
+	copy.len = sizeof(buf);
+	copy.buf = (uintptr_t)buf;
+	expect("copy: not protected", ioctl(fd, PKS_IOC_COPY, &copy), ENOENT);
+	copy.flags = 1u << 7;
+	expect("copy: unknown flag", ioctl(fd, PKS_IOC_COPY, &copy), EINVAL);
+	copy.flags = PKS_COPY_F_UNGUARDED | PKS_COPY_F_WRITE;
+	copy.len = 12;
+	expect("copy: unaligned stray write", ioctl(fd, PKS_IOC_COPY, &copy),
+	       EINVAL);
+	copy.flags = 0;
+	copy.len = PKS_COPY_MAX + 1;
+	expect("copy: too long", ioctl(fd, PKS_IOC_COPY, &copy), EINVAL);
+	list.nr = 1;
+	list.ranges = 16;
+	expect("list: bad pointer, no ranges", ioctl(fd, PKS_IOC_LIST, &list), 0);
+	list.size = 0;
+	expect("list: wrong size", ioctl(fd, PKS_IOC_LIST, &list), EINVAL);
+	close(fd);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "protect"))
+		return do_protect(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "malformed"))
+		return do_malformed();
+	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed\n");
+	return 2;
+}

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: every range the driver must refuse is refused with its reason and
+# nothing changes; the CLI refuses bad names, non-devdax namespaces,
+# non-root callers and panic_on_warn; malformed ioctls get errors.
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+dax_start=$(sysfs_hex /sys/bus/dax/devices/dax0.0/resource)
+dax_size=$(cat /sys/bus/dax/devices/dax0.0/size)
+ns_start=$(sysfs_hex /sys/bus/nd/devices/$DAX_NS/resource)
+fsdax_start=$(sysfs_hex /sys/bus/nd/devices/$FSDAX_NS/resource)
+raw_start=$(sysfs_hex /sys/bus/nd/devices/$RAW_NS/resource)
+M2=0x200000
+
+# refuse WANT_ERRNO_TEXT WANT_MESSAGE START LEN [MAPOFF]
+refuse() {
+	local out
+	out=$(pks-ioctl protect "$3" "$4" /dev/dax0.0 ${5:-0})
+	echo "$out"
+	echo "$out" | grep -q ": $1: .*$2" || fail "expected '$1: $2', got: $out"
+}
+
+refuse 'Invalid argument' 'is not persistent memory' 0x1000000 $M2
+refuse 'Invalid argument' 'only partly persistent memory' 0xffe00000 0x400000
+refuse 'Operation not supported' 'is fsdax memory' "$fsdax_start" $M2
+refuse 'No such device' 'no device-dax instance owns' "$raw_start" $M2
+refuse 'Invalid argument' 'not that device.s data' "$ns_start" $M2
+refuse 'Invalid argument' 'crosses namespaces' \
+	$(printf '%#x' $((dax_start + dax_size - 0x200000))) 0x400000
+refuse 'Invalid argument' 'not aligned to the 2048 KiB direct-map pages' \
+	$(printf '%#x' $((dax_start + 0x1000))) $M2 0x1000
+refuse 'Invalid argument' 'not page aligned' "$dax_start" 0x1234
+dd if=/dev/zero of=/tmp/plain bs=1M count=4 2>/dev/null
+out=$(pks-ioctl protect "$dax_start" $M2 /tmp/plain)
+echo "$out" | grep -q 'Invalid argument: .*not a mapping of a live device-dax device' ||
+	fail "a plain file's mapping was not refused: $out"
+out=$(pks-ioctl protect "$dax_start" "$dax_size" /dev/dax0.0) || fail "valid range refused: $out"
+pkstool enable dax0.0 || fail "enable dax0.0"
+refuse 'Device or resource busy' 'overlaps protected dax0.0' "$dax_start" $M2
+pkstool disable dax0.0 || fail "disable dax0.0"
+expect_eq "no key left behind" "$(info_json '[.keys[] | select(.state == "free")] | length')" 15
+
+out=$(pkstool enable no-such-ns 2>&1)
+expect_eq "unknown namespace exit" "$?" 1
+echo "$out" | grep -q "no namespace 'no-such-ns'" || fail "unclear: $out"
+for ns in "$FSDAX_NS" "$RAW_NS"; do
+	out=$(pkstool enable "$ns" 2>&1)
+	expect_eq "enable $ns exit" "$?" 1
+	echo "$out" | grep -q "only devdax namespaces can be protected" ||
+		fail "unclear refusal of $ns: $out"
+	echo "$out" | grep -q 'enabled 0 namespaces, 0 already enabled, 1 refused' ||
+		fail "summary for $ns: $out"
+done
+out=$(su -s /bin/sh nobody -c 'pkstool enable dax0.0' 2>&1)
+expect_eq "non-root exit" "$?" 1
+echo "$out" | grep -q 'run as root' || fail "non-root: $out"
+expect_rc 2 pkstool enable
+expect_rc 2 pkstool disable --all dax0.0
+
+echo 1 > /proc/sys/kernel/panic_on_warn
+out=$(pkstool enable dax0.0 2>&1)
+rc=$?
+echo 0 > /proc/sys/kernel/panic_on_warn
+expect_eq "enable under panic_on_warn" "$rc" 1
+echo "$out" | grep -q 'panic_on_warn is set' || fail "panic_on_warn: $out"
+expect_eq "still unprotected" "$(ns_json "$DAX_NS" .protected)" false
+echo 1 > /proc/sys/kernel/panic_on_warn
+pkstool enable --force dax0.0
+rc=$?
+pkstool disable dax0.0
+echo 0 > /proc/sys/kernel/panic_on_warn
+expect_eq "enable --force under panic_on_warn" "$rc" 0
+
+pks-ioctl malformed || fail "malformed ioctls"
+exit 0
