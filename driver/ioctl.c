@@ -159,6 +159,23 @@ static long pks_ioctl_copy(void __user *argp)
 	return rc;
 }
 
+static long pks_ioctl_bench(void __user *argp)
+{
+	struct pks_bench bench;
+	long rc;
+
+	if (copy_from_user(&bench, argp, sizeof(bench)))
+		return -EFAULT;
+	if (bench.size != sizeof(bench))
+		return -EINVAL;
+	mutex_lock(&pks_lock);
+	rc = pks_bench_run(&bench);
+	mutex_unlock(&pks_lock);
+	if (!rc && copy_to_user(argp, &bench, sizeof(bench)))
+		rc = -EFAULT;
+	return rc;
+}
+
 long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -179,6 +196,8 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_list(argp);
 	case PKS_IOC_COPY:
 		return pks_ioctl_copy(argp);
+	case PKS_IOC_BENCH:
+		return pks_ioctl_bench(argp);
 	default:
 		return -ENOTTY;
 	}

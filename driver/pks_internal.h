@@ -67,6 +67,9 @@ int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
 int pks_range_copy(struct pks_copy *a);
 void pks_protect_exit(void);
 
+/* bench.c */
+int pks_bench_run(struct pks_bench *b);
+
 /* faults.c */
 int pks_faults_init(void);
 void pks_faults_exit(void);

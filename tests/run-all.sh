@@ -54,11 +54,14 @@ done
 tally < <(tests/lint.sh 2> "$logs/lint.log")
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
-# gives a case its own boot (it taints or kills things).
+# gives a case its own boot (it taints or kills things), "# suite: bench"
+# leaves it to make bench.
 shared=() own=() nopks=()
 for f in tests/vm/cases/*.sh; do
 	c=$(basename "$f" .sh)
-	if grep -q '^# cpu: nopks' "$f"; then
+	if grep -q '^# suite: bench' "$f"; then
+		continue
+	elif grep -q '^# cpu: nopks' "$f"; then
 		nopks+=("$c")
 	elif grep -q '^# boot: own' "$f"; then
 		own+=("$c")

@@ -133,3 +133,51 @@ Test(cli, list_cmds_matches_help)
 		cr_expect(strstr(help.out, want), "help lacks %s", line);
 	}
 }
+
+Test(cli, enable_needs_a_namespace)
+{
+	RUN(&res, NO_DEVICE, "enable");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "name a namespace to enable, or --all"),
+		  "%s", res.err);
+}
+
+Test(cli, disable_message_names_disable)
+{
+	RUN(&res, NO_DEVICE, "disable");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "name a namespace to disable"), "%s", res.err);
+}
+
+Test(cli, names_and_all_conflict)
+{
+	RUN(&res, NO_DEVICE, "enable", "--all", "dax0.0");
+	cr_expect_eq(res.status, 2);
+}
+
+Test(cli, force_is_for_enable_only)
+{
+	RUN(&res, NO_DEVICE, "disable", "--force", "dax0.0");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "--force applies to enable only"),
+		  "%s", res.err);
+}
+
+Test(cli, enable_without_driver_is_unsupported)
+{
+	RUN(&res, NO_DEVICE, "enable", "dax0.0");
+	cr_expect_eq(res.status, 77);
+	cr_expect_str_empty(res.out);
+}
+
+Test(cli, list_without_driver_is_an_array)
+{
+	struct json_object *root;
+
+	RUN(&res, NO_DEVICE, "list");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = json_tokener_parse(res.out);
+	cr_assert(root && json_object_is_type(root, json_type_array),
+		  "%s", res.out);
+	json_object_put(root);
+}

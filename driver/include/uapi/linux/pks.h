@@ -246,6 +246,32 @@ struct pks_copy {
 #define PKS_COPY_F_UNGUARDED	(1u << 1)
 #define PKS_COPY_MAX		(1u << 20)
 
+/**
+ * struct pks_bench - compare a guard window with a page-table change,
+ *	PKS_IOC_BENCH, run on one CPU of the caller's choosing (the current)
+ * @size: in: sizeof(struct pks_bench)
+ * @iterations: in: accesses per method, 1..1000000
+ * @window_ns: out: time for @iterations window open, write, close
+ * @window_pkrs_writes: out: PKRS writes those made
+ * @redundant_pkrs_writes: out: PKRS writes made by @iterations opens of
+ *	an already open key
+ * @pte_ns: out: time for @iterations of the alternative without PKS:
+ *	make the page writable (PTE change, TLB flush on every CPU), write,
+ *	make it inaccessible again (PTE change, flush on every CPU)
+ * @pte_updates: out: PTE writes those made
+ * @tlb_flushes: out: TLB flushes they made (one per CPU per change)
+ */
+struct pks_bench {
+	__u32 size;
+	__u32 iterations;
+	__u64 window_ns;
+	__u64 window_pkrs_writes;
+	__u64 redundant_pkrs_writes;
+	__u64 pte_ns;
+	__u64 pte_updates;
+	__u64 tlb_flushes;
+};
+
 #define PKS_IOC_MAGIC		0xB7
 
 /*
@@ -296,5 +322,12 @@ struct pks_copy {
  * or @buf is bad; -EINVAL for bad flags, sizes or alignment.
  */
 #define PKS_IOC_COPY		_IOWR(PKS_IOC_MAGIC, 0x05, struct pks_copy)
+
+/*
+ * PKS_IOC_BENCH: run the comparison in struct pks_bench.
+ * Return 0 on success, -EINVAL on a bad size or iteration count, -ENOSPC
+ * when no key is free, -ENOMEM.
+ */
+#define PKS_IOC_BENCH		_IOWR(PKS_IOC_MAGIC, 0x06, struct pks_bench)
 
 #endif /* _UAPI_LINUX_PKS_H */
