@@ -39,6 +39,8 @@ int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_disable(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_list(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_faults(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_test(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_help(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_version(int argc, char **argv, struct pks_ctx *ctx);
@@ -56,5 +58,8 @@ struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
 struct json_object *pks_key_to_json(struct pks_key *key);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
+struct json_object *pks_fault_to_json(const struct pks_fault *f);
+bool pks_fault_matches(struct pks_ctx *ctx, const struct pks_fault *f,
+		       const char *ns_name);
 
 #endif /* _PKSTOOL_BUILTIN_H_ */

@@ -60,6 +60,8 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 			       NULL);
 	json_object_object_add(jdrv, "fault_hook", json_object_new_boolean(
 			       loaded && pks_fault_hook_active(ctx)));
+	json_object_object_add(jdrv, "fault_log", json_object_new_boolean(
+			       loaded && pks_fault_log_active(ctx)));
 	json_object_object_add(jinfo, "driver", jdrv);
 	if (loaded) {
 		pks_cpu_foreach(ctx, cpu)
@@ -85,6 +87,7 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	printf("abi version: %u\n", pks_get_abi_version(ctx));
 	printf("default pkrs: %#010x\n", pks_get_default_pkrs(ctx));
 	printf("fault hook: %s\n", pks_fault_hook_active(ctx) ? "yes" : "no");
+	printf("fault log: %s\n", pks_fault_log_active(ctx) ? "yes" : "no");
 	pks_cpu_foreach(ctx, cpu) {
 		if (!pks_cpu_is_online(cpu)) {
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "builtin.h"
 
@@ -116,5 +117,57 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 	json_object_object_add(jns, "protected", json_object_new_boolean(prot));
 	json_object_object_add(jns, "key", prot ?
 			       json_object_new_int(pks_ns_get_key(ns)) : NULL);
+	json_object_object_add(jns, "protection_mode", prot ?
+			       json_object_new_string(pks_mode_name(
+				       pks_ns_get_protection_mode(ns))) : NULL);
+	json_object_object_add(jns, "faults", prot ?
+			       json_object_new_uint64(pks_ns_get_faults(ns)) :
+			       NULL);
 	return jns;
+}
+
+static struct json_object *time_to_json(uint64_t ns)
+{
+	time_t secs = ns / 1000000000;
+	struct tm tm;
+	char buf[48];
+	size_t n;
+
+	gmtime_r(&secs, &tm);
+	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, sizeof(buf) - n, ".%06lluZ",
+		 (unsigned long long)(ns % 1000000000) / 1000);
+	return json_object_new_string(buf);
+}
+
+struct json_object *pks_fault_to_json(const struct pks_fault *f)
+{
+	struct json_object *jf = json_object_new_object();
+	struct json_object *jstack = json_object_new_array();
+	bool in_ns = f->flags & PKS_FAULT_F_NAMESPACE;
+	int i;
+
+	if (!jf || !jstack)
+		return NULL;
+	json_object_object_add(jf, "seq", json_object_new_uint64(f->seq));
+	json_object_object_add(jf, "timestamp", time_to_json(f->time_ns));
+	json_object_object_add(jf, "access", json_object_new_string(
+			       f->flags & PKS_FAULT_F_WRITE ? "write" : "read"));
+	json_object_object_add(jf, "outcome", json_object_new_string(
+			       pks_fault_outcome_name(f->outcome)));
+	json_object_object_add(jf, "chardev", in_ns ?
+			       json_object_new_string(f->owner) : NULL);
+	json_object_object_add(jf, "key_owner", json_object_new_string(f->owner));
+	json_object_object_add(jf, "offset", addr_to_json(f->offset));
+	json_object_object_add(jf, "address", addr_to_json(f->address));
+	json_object_object_add(jf, "key", json_object_new_int(f->key));
+	json_object_object_add(jf, "cpu", json_object_new_int(f->cpu));
+	json_object_object_add(jf, "pid", json_object_new_int(f->pid));
+	json_object_object_add(jf, "comm", json_object_new_string(f->comm));
+	json_object_object_add(jf, "ip", json_object_new_string(f->ip));
+	for (i = 0; i < PKS_FAULT_STACK && f->stack[i][0]; i++)
+		json_object_array_add(jstack,
+				      json_object_new_string(f->stack[i]));
+	json_object_object_add(jf, "stack", jstack);
+	return jf;
 }

@@ -20,6 +20,8 @@ static const struct cmd_struct commands[] = {
 	{ "list", cmd_list, "list pmem namespaces and their protection" },
 	{ "enable", cmd_enable, "protect device-dax namespaces" },
 	{ "disable", cmd_disable, "end protection of namespaces" },
+	{ "faults", cmd_faults, "show recorded stray accesses" },
+	{ "monitor", cmd_monitor, "log stray accesses as they happen" },
 	{ "test", cmd_test, "run the built-in PKS test cases" },
 	{ "version", cmd_version, "print the pkstool version" },
 	{ "help", cmd_help, "list the commands" },

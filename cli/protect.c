@@ -44,6 +44,7 @@ struct protect_opts {
 	enum protect_action action;
 	bool all;
 	bool force;
+	int mode;		/* -1: not given */
 	char **names;
 	int nr_names;
 };
@@ -52,6 +53,9 @@ static const struct argp_option protect_options[] = {
 	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
 	{ "force", 'f', NULL, 0,
 	  "Enable even though panic_on_warn is set", 0 },
+	{ "mode", 'm', "MODE", 0,
+	  "strict (default: stray accesses are refused) or relaxed (reported, "
+	  "then allowed once); changes the mode of a protected namespace", 0 },
 	{ 0 }
 };
 
@@ -75,6 +79,14 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		if (opts->action != ACTION_ENABLE)
 			argp_error(state, "--force applies to enable only");
 		opts->force = true;
+		return 0;
+	case 'm':
+		if (opts->action != ACTION_ENABLE)
+			argp_error(state, "--mode applies to enable only");
+		opts->mode = pks_mode_lookup(arg);
+		if (opts->mode < 0)
+			argp_error(state, "unknown mode '%s': use strict or relaxed",
+				   arg);
 		return 0;
 	case ARGP_KEY_ARGS:
 		opts->names = state->argv + state->next;
@@ -110,9 +122,23 @@ static enum outcome protect_one(struct protect_opts *opts, struct pks_ns *ns,
 			 pks_ns_get_mode(ns));
 		return REFUSED;
 	}
-	if (pks_ns_is_protected(ns) == enable)
+	if (pks_ns_is_protected(ns) == enable) {
+		if (!enable || opts->mode < 0 ||
+		    opts->mode == pks_ns_get_protection_mode(ns))
+			return ALREADY;
+		rc = pks_ns_set_mode(ns, opts->mode);
+		if (rc) {
+			snprintf(why, len, "cannot change the mode: %s",
+				 strerror(-rc));
+			return REFUSED;
+		}
+		fprintf(stderr, "pkstool: enable: %s mode is now %s\n",
+			pks_ns_get_name(ns), pks_mode_name(opts->mode));
 		return ALREADY;
-	rc = enable ? pks_ns_protect(ns, why, len) : pks_ns_unprotect(ns);
+	}
+	rc = enable ? pks_ns_protect(ns, opts->mode < 0 ? PKS_MODE_STRICT :
+				     opts->mode, why, len) :
+		      pks_ns_unprotect(ns);
 	if (!rc)
 		return DONE;
 	if (!*why)
@@ -134,7 +160,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		.doc = verb->doc,
 		.children = protect_children,
 	};
-	struct protect_opts opts = { .action = action };
+	struct protect_opts opts = { .action = action, .mode = -1 };
 	unsigned int count[REFUSED + 1] = { 0 };
 	struct json_object *array, *jns;
 	struct pks_ns *ns;

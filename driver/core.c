@@ -18,6 +18,7 @@ static int pks_open(struct inode *inode, struct file *file)
 
 	if (!session)
 		return -ENOMEM;
+	session->fault_seen = pks_faults_head();
 	file->private_data = session;
 	return 0;
 }
@@ -31,11 +32,19 @@ static int pks_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static __poll_t pks_poll(struct file *file, poll_table *wait)
+{
+	struct pks_session *session = file->private_data;
+
+	return pks_faults_poll(file, wait, READ_ONCE(session->fault_seen));
+}
+
 static const struct file_operations pks_fops = {
 	.owner = THIS_MODULE,
 	.open = pks_open,
 	.release = pks_release,
 	.unlocked_ioctl = pks_ioctl,
+	.poll = pks_poll,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };

@@ -1,21 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fault capture. The stock kernel has no hook for protection-key faults in
- * kernel mode, so a kprobe on page_fault_oops() sees every kernel fault
- * that no exception-table fixup handled (the nofault helpers' faults never
- * get there). A fault on a key whose owner registered a callback is offered
- * to that callback, which may grant access and have the access retried.
+ * kernel mode, so two kprobes stand in:
+ *
+ * - kernelmode_fixup_or_oops() sees every kernel fault that reaches the
+ *   bad-area path, including those a fault-safe accessor will fix up. A
+ *   protection-key fault on a key of ours is recorded and reported there.
+ * - page_fault_oops() sees the faults nothing fixed up. There a key
+ *   owner's callback may take the fault, and a relaxed range lets the
+ *   access complete once: the key is opened, the faulting instruction is
+ *   single-stepped with interrupts off, and the debug trap that follows
+ *   closes the key again.
  */
 #include "pks_internal.h"
 
+#include <linux/irq_work.h>
+#include <linux/kdebug.h>
 #include <linux/kprobes.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/debugreg.h>
 #include <asm/pgtable_types.h>
 #include <asm/ptrace.h>
 #include <asm/trap_pf.h>
 
-static bool pks_faults_registered;
+/*
+ * The newest PKS_FAULT_RING records, by sequence number modulo the ring
+ * size. pks_ring_lock guards the ring and pks_ring_head, the sequence
+ * number the next record gets; it is taken in the fault path.
+ */
+static struct pks_fault pks_ring[PKS_FAULT_RING];
+static u64 pks_ring_head = 1;
+static DEFINE_RAW_SPINLOCK(pks_ring_lock);
+static DECLARE_WAIT_QUEUE_HEAD(pks_fault_wq);
+/* Readers are woken from an irq_work, never from the fault path itself. */
+static struct irq_work pks_fault_wake;
+/* At most 10 reports each 5 seconds, so a fault storm cannot flood. */
+static DEFINE_RATELIMIT_STATE(pks_fault_rs, 5 * HZ, 10);
+
+/**
+ * struct pks_step - a relaxed access being single-stepped on this CPU
+ * @active: the next debug trap is ours
+ * @key: the key opened for it
+ * @prev: the key's PKRS bits before
+ * @flags: TF and IF of the faulting context, restored after the step
+ */
+struct pks_step {
+	bool active;
+	int key;
+	u32 prev;
+	unsigned long flags;
+};
+
+static DEFINE_PER_CPU(struct pks_step, pks_step);
+static bool pks_oops_registered, pks_fixup_registered, pks_die_registered;
+
+static const char *const pks_outcome_text[] = {
+	[PKS_FAULT_REFUSED] = "refused",
+	[PKS_FAULT_OOPS] = "refused, oops follows",
+	[PKS_FAULT_ALLOWED] = "allowed once (relaxed)",
+	[PKS_FAULT_CALLBACK] = "passed to the key owner",
+};
 
 /* The key of the kernel page mapping @address, or -1 when unmapped. */
 static int pks_addr_key(unsigned long address)
@@ -28,6 +79,94 @@ static int pks_addr_key(unsigned long address)
 	return (pte_val(*pte) & PKS_PTE_KEY_MASK) >> PKS_PTE_KEY_SHIFT;
 }
 
+/* The callers of the faulting instruction, from this handler's stack. */
+static void pks_fault_stack(struct pks_fault *f, struct pt_regs *fregs)
+{
+	unsigned long entries[PKS_FAULT_STACK + 24];
+	unsigned int nr, i, n = 0;
+
+	nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < nr && entries[i] != fregs->ip; i++)
+		;
+	for (i++; i < nr && n < PKS_FAULT_STACK; i++)
+		snprintf(f->stack[n++], PKS_SYM_LEN, "%pS", (void *)entries[i]);
+}
+
+static void pks_fault_report(const struct pks_fault *f)
+{
+	pr_warn("stray %s to %s+%#llx (key %u): %s, seq %llu\n",
+		f->flags & PKS_FAULT_F_WRITE ? "write" : "read", f->owner,
+		f->offset, f->key, pks_outcome_text[f->outcome], f->seq);
+	pr_warn("  at %s by %s[%u] on cpu%u, address %#llx\n", f->ip, f->comm,
+		f->pid, f->cpu, f->address);
+	pr_warn("  stack: %s <- %s <- %s\n", f->stack[0], f->stack[1],
+		f->stack[2]);
+}
+
+static void pks_fault_record(struct pks_fault *f, struct pt_regs *fregs)
+{
+	unsigned long flags;
+
+	f->time_ns = ktime_get_real_ns();
+	f->cpu = smp_processor_id();
+	f->pid = task_pid_nr(current);
+	get_task_comm(f->comm, current);
+	snprintf(f->ip, sizeof(f->ip), "%pS", (void *)fregs->ip);
+	pks_fault_stack(f, fregs);
+
+	raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	f->seq = pks_ring_head++;
+	pks_ring[f->seq % PKS_FAULT_RING] = *f;
+	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
+	irq_work_queue(&pks_fault_wake);
+
+	if (__ratelimit(&pks_fault_rs))
+		pks_fault_report(f);
+}
+
+/*
+ * kernelmode_fixup_or_oops(struct pt_regs *regs, unsigned long error_code,
+ *			    unsigned long address, ...)
+ */
+static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct pt_regs *fregs = (struct pt_regs *)regs->di;
+	unsigned long error_code = regs->si;
+	unsigned long address = regs->dx;
+	struct pks_fault f = {};
+	bool has_cb;
+	int key, mode;
+
+	if (!(error_code & X86_PF_PK) || user_mode(fregs))
+		return 0;
+	key = pks_addr_key(address);
+	/* Faults on keys this driver did not hand out are not ours. */
+	if (!pks_key_owner(key, f.owner, &has_cb))
+		return 0;
+	f.address = address;
+	f.key = key;
+	f.flags = error_code & X86_PF_WRITE ? PKS_FAULT_F_WRITE : 0;
+	mode = pks_prot_fault(address, f.owner, &f.offset, true);
+	if (mode >= 0)
+		f.flags |= PKS_FAULT_F_NAMESPACE;
+	else
+		f.offset = address & ~PAGE_MASK;
+	/*
+	 * A fault-safe accessor disables page faults and will be fixed up;
+	 * anything else goes on to page_fault_oops().
+	 */
+	if (pagefault_disabled())
+		f.outcome = PKS_FAULT_REFUSED;
+	else if (has_cb)
+		f.outcome = PKS_FAULT_CALLBACK;
+	else if (mode == PKS_MODE_RELAXED)
+		f.outcome = PKS_FAULT_ALLOWED;
+	else
+		f.outcome = PKS_FAULT_OOPS;
+	pks_fault_record(&f, fregs);
+	return 0;
+}
+
 /*
  * page_fault_oops() is replaced by this when a fault was handled: the
  * kprobe points the saved ip here, so the oops path returns at once and
@@ -38,6 +177,20 @@ static noinline void pks_fault_handled(void)
 	barrier();
 }
 
+/* Open @key for one instruction of the faulting context. */
+static void pks_allow_once(struct pt_regs *fregs, int key)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+
+	st->key = key;
+	st->prev = pks_key_bits(key, pks_read_pkrs_cache());
+	st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
+	st->active = true;
+	pks_set_key_bits(key, 0);
+	/* No interrupt may run with the key open: clear IF for the step. */
+	fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
+}
+
 /* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
  *		   unsigned long address)
  */
@@ -46,6 +199,8 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
 	unsigned long address = regs->dx;
+	char name[PKS_NAME_LEN];
+	u64 offset;
 	int key;
 
 	if (!(error_code & X86_PF_PK) || user_mode(fregs))
@@ -53,41 +208,185 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	key = pks_addr_key(address);
 	if (!pks_key_valid(key))
 		return 0;
-	if (!pks_key_fault_cb(key, address, error_code & X86_PF_WRITE))
+	if (pks_key_fault_cb(key, address, error_code & X86_PF_WRITE)) {
+		pks_set_access(key, PKS_READ_WRITE);
+	} else if (pks_prot_fault(address, name, &offset, false) ==
+		   PKS_MODE_RELAXED && !this_cpu_read(pks_step.active)) {
+		pks_allow_once(fregs, key);
+	} else {
 		return 0;
-	pks_set_access(key, PKS_READ_WRITE);
+	}
 	instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
 	return 1;
 }
+
+/* The trap after the single-stepped instruction: close the key again. */
+static int pks_die_notify(struct notifier_block *nb, unsigned long val,
+			  void *data)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+	struct die_args *args = data;
+	unsigned long *dr6;
+
+	if (val != DIE_DEBUG || !st->active)
+		return NOTIFY_DONE;
+	/* The debug trap passes a pointer to its DR6 copy as the error. */
+	dr6 = (unsigned long *)args->err;
+	if (!(*dr6 & DR_STEP))
+		return NOTIFY_DONE;
+	pks_set_key_bits(st->key, st->prev);
+	args->regs->flags = (args->regs->flags &
+			     ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
+	*dr6 &= ~DR_STEP;
+	st->active = false;
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block pks_die_nb = {
+	.notifier_call = pks_die_notify,
+};
 
 static struct kprobe pks_oops_kp = {
 	.symbol_name = "page_fault_oops",
 	.pre_handler = pks_oops_pre,
 };
 
+static struct kprobe pks_fixup_kp = {
+	.pre_handler = pks_fixup_pre,
+};
+
+/* The compiler's clone names differ between kernels; try each. */
+static const char *const pks_fixup_names[] = {
+	"kernelmode_fixup_or_oops",
+	"kernelmode_fixup_or_oops.constprop.0",
+	"kernelmode_fixup_or_oops.isra.0",
+};
+
+static void pks_fault_wake_fn(struct irq_work *work)
+{
+	wake_up_interruptible(&pks_fault_wq);
+}
+
 int pks_faults_init(void)
 {
-	int rc = register_kprobe(&pks_oops_kp);
+	size_t i;
+	int rc;
 
+	init_irq_work(&pks_fault_wake, pks_fault_wake_fn);
+	rc = register_die_notifier(&pks_die_nb);
 	if (rc) {
-		pr_warn("cannot probe page_fault_oops (%d): fault callbacks are off\n",
+		pr_warn("cannot register a die notifier (%d): relaxed mode is off\n",
 			rc);
-		return rc;
+	} else {
+		pks_die_registered = true;
+		rc = register_kprobe(&pks_oops_kp);
+		if (rc)
+			pr_warn("cannot probe page_fault_oops (%d): fault callbacks and relaxed mode are off\n",
+				rc);
+		pks_oops_registered = !rc;
 	}
-	pks_faults_registered = true;
+	for (i = 0; i < ARRAY_SIZE(pks_fixup_names); i++) {
+		pks_fixup_kp.symbol_name = pks_fixup_names[i];
+		pks_fixup_kp.addr = NULL;
+		if (!register_kprobe(&pks_fixup_kp)) {
+			pks_fixup_registered = true;
+			pr_debug("fault log hooked at %s\n", pks_fixup_names[i]);
+			break;
+		}
+	}
+	if (!pks_fixup_registered)
+		pr_warn("cannot probe kernelmode_fixup_or_oops: faults are not logged\n");
 	return 0;
 }
 
 void pks_faults_exit(void)
 {
-	if (pks_faults_registered)
+	if (pks_fixup_registered)
+		unregister_kprobe(&pks_fixup_kp);
+	if (pks_oops_registered)
 		unregister_kprobe(&pks_oops_kp);
-	pks_faults_registered = false;
+	if (pks_die_registered)
+		unregister_die_notifier(&pks_die_nb);
+	pks_fixup_registered = pks_oops_registered = pks_die_registered = false;
+	irq_work_sync(&pks_fault_wake);
 }
 
 bool pks_faults_active(void)
 {
-	return pks_faults_registered;
+	return pks_oops_registered;
+}
+
+bool pks_faults_logging(void)
+{
+	return pks_fixup_registered;
+}
+
+u64 pks_faults_head(void)
+{
+	unsigned long flags;
+	u64 head;
+
+	raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	head = pks_ring_head;
+	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
+	return head;
+}
+
+__poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen)
+{
+	poll_wait(file, &pks_fault_wq, wait);
+	return pks_faults_head() > seen ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/*
+ * Copy records from @req->since on into @out, one at a time so that no
+ * lock is held across a copy to user space. A record overwritten while
+ * this runs counts as dropped.
+ */
+int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out)
+{
+	struct pks_fault *f;
+	unsigned long flags;
+	u64 seq, head, oldest;
+	u32 n = 0;
+	int rc = 0;
+
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	head = pks_faults_head();
+	if (!req->nr) {
+		/* Nothing wanted: say where the next record will go. */
+		req->next = head;
+		req->dropped = 0;
+		kfree(f);
+		return 0;
+	}
+	oldest = head > PKS_FAULT_RING ? head - PKS_FAULT_RING : 1;
+	seq = max_t(u64, req->since, 1);
+	req->dropped = 0;
+	if (seq < oldest) {
+		req->dropped = oldest - seq;
+		seq = oldest;
+	}
+	for (; seq < head && n < req->nr; seq++) {
+		raw_spin_lock_irqsave(&pks_ring_lock, flags);
+		*f = pks_ring[seq % PKS_FAULT_RING];
+		raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
+		if (f->seq != seq) {
+			req->dropped++;
+			continue;
+		}
+		if (copy_to_user(&out[n], f, sizeof(*f))) {
+			rc = -EFAULT;
+			break;
+		}
+		n++;
+	}
+	req->nr = n;
+	req->next = seq;
+	kfree(f);
+	return rc;
 }
 
 /**
@@ -163,6 +462,58 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 }
 
 /*
+ * unclaimed: a kernel fault that is not a protection-key fault on one of
+ * this driver's keys (here, a read of a vmalloc guard page) is not
+ * recorded, and a fault on a driver key is recorded exactly once with its
+ * address, key and access type.
+ */
+static int pks_test_unclaimed(struct pks_test_ctx *ctx)
+{
+	struct pks_test_page tp;
+	struct pks_fault f;
+	unsigned long flags;
+	u64 head, val;
+	void *area;
+	int rc;
+
+	if (!pks_faults_logging())
+		return pks_test_skip(ctx, "the fault log probe is not registered");
+	area = vmalloc(PAGE_SIZE);
+	if (!area)
+		return -ENOMEM;
+	head = pks_faults_head();
+	rc = pks_can_read(area + PAGE_SIZE, &val);
+	vfree(area);
+	if (rc)
+		return pks_test_fail(ctx, "the guard page was readable");
+	if (pks_faults_head() != head)
+		return pks_test_fail(ctx, "a fault outside this driver's keys was recorded");
+
+	rc = pks_test_page_alloc(&tp, "test:unclaimed");
+	if (rc)
+		return rc;
+	rc = pks_can_write(tp.addr, 1);
+	raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	f = pks_ring[head % PKS_FAULT_RING];
+	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
+	if (rc)
+		rc = pks_test_fail(ctx, "the write to key %d went through", tp.key);
+	else if (pks_faults_head() != head + 1)
+		rc = pks_test_fail(ctx, "%llu records for one fault",
+				   pks_faults_head() - head);
+	else if (f.seq != head || f.address != (unsigned long)tp.addr ||
+		 f.key != tp.key || !(f.flags & PKS_FAULT_F_WRITE) ||
+		 f.outcome != PKS_FAULT_REFUSED ||
+		 strcmp(f.owner, "test:unclaimed"))
+		rc = pks_test_fail(ctx, "record %llu is wrong: key %u flags %#x outcome %u owner %s",
+				   f.seq, f.key, f.flags, f.outcome, f.owner);
+	else
+		rc = PKS_RESULT_PASS;
+	pks_test_page_free(&tp);
+	return rc;
+}
+
+/*
  * crash: a plain write to an access-disabled key with no callback. The
  * kernel oopses with a protection-keys page fault and kills the caller;
  * the page and key are freed when the dying task's file is released.
@@ -184,6 +535,7 @@ static int pks_test_crash(struct pks_test_ctx *ctx)
 
 static const struct pks_test fault_tests[] = {
 	{ PKS_TEST_FAULT_CALLBACK, pks_test_fault_callback },
+	{ PKS_TEST_UNCLAIMED, pks_test_unclaimed },
 	{ PKS_TEST_CRASH, pks_test_crash },
 };
 

@@ -22,7 +22,8 @@ static const u32 pks_access_bits[] = {
 	[PKS_READ_WRITE] = 0,
 };
 
-static void __pks_set_bits(int key, u32 bits)
+/* Set @key's two PKRS bits on this CPU; preemption or interrupts off. */
+void pks_set_key_bits(int key, u32 bits)
 {
 	u32 pkrs = pks_read_pkrs_cache();
 	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
@@ -43,7 +44,7 @@ void pks_set_access(int key, enum pks_access access)
 	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
 		return;
 	WARN_ON_ONCE(preemptible());
-	__pks_set_bits(key, pks_access_bits[access]);
+	pks_set_key_bits(key, pks_access_bits[access]);
 }
 EXPORT_SYMBOL_GPL(pks_set_access);
 
@@ -64,7 +65,7 @@ unsigned int pks_window_open(int key, enum pks_access access)
 	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
 		return PKS_PKRS_AD;
 	prev = pks_key_bits(key, pks_read_pkrs_cache());
-	__pks_set_bits(key, pks_access_bits[access]);
+	pks_set_key_bits(key, pks_access_bits[access]);
 	return prev;
 }
 EXPORT_SYMBOL_GPL(pks_window_open);
@@ -77,7 +78,7 @@ EXPORT_SYMBOL_GPL(pks_window_open);
 void pks_window_close(int key, unsigned int prev)
 {
 	if (!WARN_ON_ONCE(!pks_key_valid(key)))
-		__pks_set_bits(key, prev & (PKS_PKRS_AD | PKS_PKRS_WD));
+		pks_set_key_bits(key, prev & (PKS_PKRS_AD | PKS_PKRS_WD));
 	preempt_enable();
 }
 EXPORT_SYMBOL_GPL(pks_window_close);

@@ -46,6 +46,8 @@ static long pks_ioctl_get_info(void __user *argp)
 	info->flags = PKS_INFO_F_ENABLED;
 	if (pks_faults_active())
 		info->flags |= PKS_INFO_F_FAULT_HOOK;
+	if (pks_faults_logging())
+		info->flags |= PKS_INFO_F_FAULT_LOG;
 	info->default_pkrs = PKS_DEFAULT_PKRS;
 	info->nr_cpus = num_possible_cpus();
 	pks_fill_key_info(info->keys);
@@ -85,12 +87,13 @@ static long pks_ioctl_protect(void __user *argp)
 	if (copy_from_user(&prot, argp, sizeof(prot)))
 		return -EFAULT;
 	if (prot.size != sizeof(prot) || prot.rsvd ||
-	    prot.flags & ~PKS_PROTECT_F_FORCE)
+	    prot.flags & ~PKS_PROTECT_F_RELAXED)
 		return -EINVAL;
 	memset(prot.name, 0, sizeof(prot.name));
 	memset(prot.message, 0, sizeof(prot.message));
 	mutex_lock(&pks_lock);
-	rc = __pks_protect(&prot.range, prot.name, &key, prot.message);
+	rc = __pks_protect(&prot.range, prot.flags, prot.name, &key,
+			   prot.message);
 	mutex_unlock(&pks_lock);
 	prot.key = rc ? 0 : key;
 	/* A refusal still reports why, in the message. */
@@ -176,6 +179,39 @@ static long pks_ioctl_bench(void __user *argp)
 	return rc;
 }
 
+static long pks_ioctl_faults(struct pks_session *session, void __user *argp)
+{
+	struct pks_faults req;
+	long rc;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req))
+		return -EINVAL;
+	rc = pks_faults_read(&req, u64_to_user_ptr(req.records));
+	if (rc)
+		return rc;
+	WRITE_ONCE(session->fault_seen, req.next);
+	if (copy_to_user(argp, &req, sizeof(req)))
+		return -EFAULT;
+	return 0;
+}
+
+static long pks_ioctl_set_mode(void __user *argp)
+{
+	struct pks_set_mode set;
+	long rc;
+
+	if (copy_from_user(&set, argp, sizeof(set)))
+		return -EFAULT;
+	if (set.size != sizeof(set))
+		return -EINVAL;
+	mutex_lock(&pks_lock);
+	rc = __pks_set_mode(set.start, set.mode);
+	mutex_unlock(&pks_lock);
+	return rc;
+}
+
 long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -198,6 +234,10 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_copy(argp);
 	case PKS_IOC_BENCH:
 		return pks_ioctl_bench(argp);
+	case PKS_IOC_FAULTS:
+		return pks_ioctl_faults(file->private_data, argp);
+	case PKS_IOC_SET_MODE:
+		return pks_ioctl_set_mode(argp);
 	default:
 		return -ENOTTY;
 	}

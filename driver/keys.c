@@ -138,6 +138,24 @@ bool pks_key_fault_cb(int key, unsigned long address, bool write)
 	return cb && cb(key, address, write, data);
 }
 
+/*
+ * For the fault path, with interrupts off: whether @key is allocated, its
+ * owner's name and whether it has a fault callback.
+ */
+bool pks_key_owner(int key, char *owner, bool *has_cb)
+{
+	bool allocated;
+
+	if (!pks_key_valid(key))
+		return false;
+	spin_lock(&pks_keys_lock);
+	allocated = pks_keys[key].owner[0];
+	memcpy(owner, pks_keys[key].owner, PKS_OWNER_LEN);
+	*has_cb = pks_keys[key].fault_cb;
+	spin_unlock(&pks_keys_lock);
+	return allocated;
+}
+
 /* Say which key is held, for tests that need the whole table. */
 int pks_keys_busy(char *msg, size_t len)
 {

@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/pgtable.h>
 #include <uapi/linux/pks.h>
 #include <linux/pks_api.h>
@@ -47,10 +48,14 @@ u32 pks_read_pkrs_cache(void);
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info);
 void pks_counters(u64 *writes, u64 *skipped);
 
+/* guards.c */
+void pks_set_key_bits(int key, u32 bits);
+
 /* keys.c */
 bool pks_key_valid(int key);
 void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
+bool pks_key_owner(int key, char *owner, bool *has_cb);
 int pks_keys_busy(char *msg, size_t len);
 
 /*
@@ -61,8 +66,12 @@ int pks_keys_busy(char *msg, size_t len);
 extern struct mutex pks_lock;
 
 /* protect.c */
-int __pks_protect(const struct pks_range *r, char *name, int *key, char *msg);
+int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
+		  char *msg);
 int __pks_unprotect(phys_addr_t start);
+int __pks_set_mode(phys_addr_t start, u32 mode);
+int pks_prot_fault(unsigned long address, char *name, u64 *offset,
+		   bool count);
 int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
 int pks_range_copy(struct pks_copy *a);
 void pks_protect_exit(void);
@@ -74,6 +83,10 @@ int pks_bench_run(struct pks_bench *b);
 int pks_faults_init(void);
 void pks_faults_exit(void);
 bool pks_faults_active(void);
+bool pks_faults_logging(void);
+int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out);
+u64 pks_faults_head(void);
+__poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
 
 /* tests.c */
 
@@ -146,10 +159,12 @@ int pks_test_run(struct pks_session *session, struct pks_test_run *run);
  * struct pks_session - state of one open /dev/pks
  * @crash_armed: the crash test was requested once on this file
  * @crash_page: the page the crash test faults on, freed on release
+ * @fault_seen: the next fault sequence number this reader has not read
  */
 struct pks_session {
 	bool crash_armed;
 	struct pks_test_page crash_page;
+	u64 fault_seen;
 };
 
 void pks_session_release(struct pks_session *session);

@@ -18,7 +18,7 @@
 #include <linux/hugetlb.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
-#include <linux/list.h>
+#include <linux/rculist.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -35,6 +35,8 @@
  * @key: the key tagging it
  * @leaf_size: size of the direct-map pages mapping it
  * @dev: the dax device, referenced while protected
+ * @mode: enum pks_mode, read locklessly by the fault path
+ * @faults: stray accesses recorded on the range
  * @name: its name
  */
 struct pks_prot {
@@ -44,13 +46,18 @@ struct pks_prot {
 	int key;
 	unsigned long leaf_size;
 	struct device *dev;
+	u32 mode;
+	atomic64_t faults;
 	char name[PKS_NAME_LEN];
 };
 
 /* Exported by drivers/dax/super.c; its declaration is in a private header. */
 struct dax_device *inode_dax(struct inode *inode);
 
-/* The protected ranges; changed only with pks_lock held. */
+/*
+ * The protected ranges. Changed only with pks_lock held; an RCU list
+ * because the fault path reads it with interrupts off.
+ */
 static LIST_HEAD(pks_prots);
 /* The dax bus, once known; struct device has it const from 6.2 on. */
 static typeof_member(struct device, bus) pks_dax_bus;
@@ -262,8 +269,10 @@ static void __pks_release(struct pks_prot *p)
 {
 	lockdep_assert_held(&pks_lock);
 	__pks_set_range_key(p, 0);
+	list_del_rcu(&p->list);
+	/* The fault path may still be looking at it. */
+	synchronize_rcu();
 	pks_key_free(p->key);
-	list_del(&p->list);
 	pr_info("%s: protection off, key %d freed\n", p->name, p->key);
 	put_device(p->dev);
 	kfree(p);
@@ -295,7 +304,8 @@ static struct notifier_block pks_dax_nb = {
 };
 
 /* Protect a range; on failure @msg says why and nothing changed. */
-int __pks_protect(const struct pks_range *r, char *name, int *key, char *msg)
+int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
+		  char *msg)
 {
 	struct pks_prot *p, *other;
 	int rc;
@@ -314,6 +324,8 @@ int __pks_protect(const struct pks_range *r, char *name, int *key, char *msg)
 		return -ENOMEM;
 	p->start = r->start;
 	p->len = r->len;
+	p->mode = flags & PKS_PROTECT_F_RELAXED ? PKS_MODE_RELAXED :
+						  PKS_MODE_STRICT;
 	rc = pks_check_mapping(r, p, msg);
 	if (rc) {
 		kfree(p);
@@ -337,10 +349,11 @@ int __pks_protect(const struct pks_range *r, char *name, int *key, char *msg)
 		kfree(p);
 		return rc;
 	}
+	list_add_tail_rcu(&p->list, &pks_prots);
 	__pks_set_range_key(p, p->key);
-	list_add_tail(&p->list, &pks_prots);
-	pr_info("%s: %#llx+%#llx protected with key %d (%lu KiB pages)\n",
-		p->name, (u64)p->start, p->len, p->key, p->leaf_size >> 10);
+	pr_info("%s: %#llx+%#llx protected with key %d (%lu KiB pages), %s\n",
+		p->name, (u64)p->start, p->len, p->key, p->leaf_size >> 10,
+		p->mode == PKS_MODE_RELAXED ? "relaxed" : "strict");
 	*key = p->key;
 	if (name)
 		strscpy(name, p->name, PKS_NAME_LEN);
@@ -361,6 +374,51 @@ int __pks_unprotect(phys_addr_t start)
 	return -ENOENT;
 }
 
+int __pks_set_mode(phys_addr_t start, u32 mode)
+{
+	struct pks_prot *p;
+
+	lockdep_assert_held(&pks_lock);
+	if (mode != PKS_MODE_STRICT && mode != PKS_MODE_RELAXED)
+		return -EINVAL;
+	list_for_each_entry(p, &pks_prots, list) {
+		if (p->start == start) {
+			WRITE_ONCE(p->mode, mode);
+			pr_info("%s: now %s\n", p->name,
+				mode == PKS_MODE_RELAXED ? "relaxed" : "strict");
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * For the fault path, with interrupts off: if @address is in a protected
+ * range's direct map, name the range and the offset, count the fault there
+ * if @count, and return the range's mode; else return -1.
+ */
+int pks_prot_fault(unsigned long address, char *name, u64 *offset,
+		   bool count)
+{
+	phys_addr_t pa = address - PAGE_OFFSET;
+	struct pks_prot *p;
+	int mode = -1;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(p, &pks_prots, list) {
+		if (pa < p->start || pa - p->start >= p->len)
+			continue;
+		if (count)
+			atomic64_inc(&p->faults);
+		memcpy(name, p->name, PKS_NAME_LEN);
+		*offset = pa - p->start;
+		mode = READ_ONCE(p->mode);
+		break;
+	}
+	rcu_read_unlock();
+	return mode;
+}
+
 /* Count, and fill up to @nr of, the protected ranges. */
 int pks_list_ranges(struct pks_range_info *info, unsigned int nr)
 {
@@ -375,6 +433,8 @@ int pks_list_ranges(struct pks_range_info *info, unsigned int nr)
 			info[n].len = p->len;
 			info[n].key = p->key;
 			info[n].leaf_size = p->leaf_size;
+			info[n].mode = p->mode;
+			info[n].faults = atomic64_read(&p->faults);
 			strscpy(info[n].name, p->name, PKS_NAME_LEN);
 		}
 		n++;
@@ -439,12 +499,25 @@ void pks_dax_access_end(struct pks_dax_window *window)
 }
 EXPORT_SYMBOL_GPL(pks_dax_access_end);
 
-/* Copy one chunk with no window, as a stray pointer would, fault-safe. */
+/*
+ * Copy one chunk with no window, as a stray pointer would: fault-safe, or
+ * with @plain loads and stores that oops in strict mode.
+ */
 static int pks_stray_copy(void *va, void *buf, size_t n, bool write,
-			  size_t *done)
+			  bool plain, size_t *done)
 {
 	size_t i;
 
+	if (plain) {
+		for (i = 0; i < n; i += sizeof(u64)) {
+			if (write)
+				WRITE_ONCE(*(u64 *)(va + i), *(u64 *)(buf + i));
+			else
+				*(u64 *)(buf + i) = READ_ONCE(*(u64 *)(va + i));
+		}
+		*done = n;
+		return 0;
+	}
 	if (!write) {
 		if (copy_from_kernel_nofault(buf, va, n))
 			return -EFAULT;
@@ -470,7 +543,8 @@ static int pks_stray_copy(void *va, void *buf, size_t n, bool write,
 int pks_range_copy(struct pks_copy *a)
 {
 	bool write = a->flags & PKS_COPY_F_WRITE;
-	bool unguarded = a->flags & PKS_COPY_F_UNGUARDED;
+	bool plain = a->flags & PKS_COPY_F_PLAIN;
+	bool unguarded = plain || (a->flags & PKS_COPY_F_UNGUARDED);
 	char __user *ubuf = u64_to_user_ptr(a->buf);
 	struct pks_dax_window w;
 	size_t n, chunk_done;
@@ -478,7 +552,8 @@ int pks_range_copy(struct pks_copy *a)
 	int rc = 0;
 
 	a->done = 0;
-	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED) ||
+	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED |
+			 PKS_COPY_F_PLAIN) ||
 	    !a->len || a->len > PKS_COPY_MAX ||
 	    (unguarded && ((a->start | a->len) & 7)))
 		return -EINVAL;
@@ -508,7 +583,7 @@ int pks_range_copy(struct pks_copy *a)
 		}
 		if (unguarded) {
 			rc = pks_stray_copy(__va(a->start + a->done), bounce, n,
-					    write, &chunk_done);
+					    write, plain, &chunk_done);
 			a->done += rc ? 0 : chunk_done;
 			if (rc == -EFAULT)
 				a->done += chunk_done;
@@ -582,7 +657,7 @@ static int pks_test_protect(struct pks_test_ctx *ctx)
 
 	if (__pks_range_key(r->start, r->len) >= 0)
 		return pks_test_skip(ctx, "the namespace is protected already; disable it to run this case");
-	rc = __pks_protect(r, NULL, &key, ctx->message);
+	rc = __pks_protect(r, 0, NULL, &key, ctx->message);
 	if (rc)
 		return rc;
 	for (i = 0; i < 3 && !result; i++) {
@@ -631,7 +706,7 @@ static int pks_test_stray_write(struct pks_test_ctx *ctx)
 
 	key = __pks_range_key(r->start, r->len);
 	if (key < 0) {
-		rc = __pks_protect(r, NULL, &key, ctx->message);
+		rc = __pks_protect(r, 0, NULL, &key, ctx->message);
 		if (rc)
 			return rc;
 		ours = true;

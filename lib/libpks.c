@@ -13,6 +13,7 @@
 #include <daxctl/libdaxctl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <poll.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -38,6 +39,8 @@ struct pks_ns {
 	uint64_t resource;
 	uint64_t range_size;
 	int key;		/* -1 when unprotected */
+	int prot_mode;		/* enum pks_mode, -1 when unprotected */
+	uint64_t faults;
 };
 
 struct pks_ctx {
@@ -53,6 +56,9 @@ struct pks_ctx {
 	bool loaded;		/* info/keys/cpus hold a snapshot */
 	struct pks_ns *namespaces;
 	bool scanned;
+	struct pks_fault *faults;	/* the last pks_faults_refresh() */
+	unsigned int nr_faults;
+	uint64_t next_fault;
 };
 
 static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
@@ -129,6 +135,7 @@ void pks_unref(struct pks_ctx *ctx)
 		ctx->namespaces = next;
 	}
 	free(ctx->cpus);
+	free(ctx->faults);
 	free(ctx);
 }
 
@@ -230,6 +237,11 @@ uint32_t pks_get_default_pkrs(struct pks_ctx *ctx)
 bool pks_fault_hook_active(struct pks_ctx *ctx)
 {
 	return ctx->info.flags & PKS_INFO_F_FAULT_HOOK;
+}
+
+bool pks_fault_log_active(struct pks_ctx *ctx)
+{
+	return ctx->info.flags & PKS_INFO_F_FAULT_LOG;
 }
 
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx)
@@ -425,6 +437,7 @@ static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 		return;
 	ns->ctx = ctx;
 	ns->key = -1;
+	ns->prot_mode = -1;
 	snprintf(ns->name, sizeof(ns->name), "%s",
 		 ndctl_namespace_get_devname(ndns));
 	ns->mode = pks_ns_mode_name(ndns);
@@ -467,9 +480,15 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 		return -errno;
 	pks_ns_foreach(ctx, ns) {
 		ns->key = -1;
-		for (i = 0; i < list.nr && i < PKS_NR_KEYS; i++)
-			if (*ns->chardev && ranges[i].start == ns->resource)
-				ns->key = ranges[i].key;
+		ns->prot_mode = -1;
+		ns->faults = 0;
+		for (i = 0; i < list.nr && i < PKS_NR_KEYS; i++) {
+			if (!*ns->chardev || ranges[i].start != ns->resource)
+				continue;
+			ns->key = ranges[i].key;
+			ns->prot_mode = ranges[i].mode;
+			ns->faults = ranges[i].faults;
+		}
 	}
 	return 0;
 }
@@ -566,10 +585,11 @@ int pks_ns_get_key(struct pks_ns *ns)
 }
 
 int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
-		      int *key, char *why, size_t len)
+		      uint32_t flags, int *key, char *why, size_t len)
 {
 	struct pks_protect prot = {
 		.size = sizeof(prot),
+		.flags = flags,
 		.range = *range,
 	};
 	int rc = 0;
@@ -586,7 +606,8 @@ int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
 	return rc;
 }
 
-int pks_ns_protect(struct pks_ns *ns, char *why, size_t len)
+int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
+		   size_t len)
 {
 	struct pks_range range;
 	int fd, rc;
@@ -598,11 +619,149 @@ int pks_ns_protect(struct pks_ns *ns, char *why, size_t len)
 	rc = pks_ns_map(ns, &range, &fd);
 	if (rc)
 		return rc;
-	rc = pks_range_protect(ns->ctx, &range, &ns->key, why, len);
+	rc = pks_range_protect(ns->ctx, &range,
+			       mode == PKS_MODE_RELAXED ? PKS_PROTECT_F_RELAXED : 0,
+			       &ns->key, why, len);
+	ns->prot_mode = rc ? -1 : (int)mode;
 	if (rc)
 		ns->key = -1;
 	pks_ns_unmap(&range, fd);
 	return rc;
+}
+
+int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode)
+{
+	struct pks_set_mode set = {
+		.size = sizeof(set),
+		.mode = mode,
+		.start = ns->resource,
+	};
+
+	if (ns->ctx->open_err)
+		return ns->ctx->open_err;
+	if (ioctl(ns->ctx->fd, PKS_IOC_SET_MODE, &set) < 0)
+		return -errno;
+	ns->prot_mode = mode;
+	return 0;
+}
+
+int pks_ns_get_protection_mode(struct pks_ns *ns)
+{
+	return ns->prot_mode;
+}
+
+uint64_t pks_ns_get_faults(struct pks_ns *ns)
+{
+	return ns->faults;
+}
+
+static const char *const pks_mode_names[] = {
+	[PKS_MODE_STRICT] = "strict",
+	[PKS_MODE_RELAXED] = "relaxed",
+};
+
+const char *pks_mode_name(int mode)
+{
+	return mode == PKS_MODE_STRICT || mode == PKS_MODE_RELAXED ?
+	       pks_mode_names[mode] : NULL;
+}
+
+int pks_mode_lookup(const char *name)
+{
+	if (!strcmp(name, "strict"))
+		return PKS_MODE_STRICT;
+	if (!strcmp(name, "relaxed"))
+		return PKS_MODE_RELAXED;
+	return -EINVAL;
+}
+
+static int pks_faults_ioctl(struct pks_ctx *ctx, struct pks_faults *req)
+{
+	req->size = sizeof(*req);
+	if (ctx->open_err)
+		return ctx->open_err;
+	if (ioctl(ctx->fd, PKS_IOC_FAULTS, req) < 0)
+		return -errno;
+	return 0;
+}
+
+int pks_faults_head(struct pks_ctx *ctx, uint64_t *head)
+{
+	struct pks_faults req = { .nr = 0 };
+	int rc = pks_faults_ioctl(ctx, &req);
+
+	if (!rc) {
+		*head = req.next;
+		ctx->next_fault = req.next;
+	}
+	return rc;
+}
+
+int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
+{
+	struct pks_faults req = {
+		.nr = PKS_FAULT_RING,
+		.since = since,
+	};
+	int rc;
+
+	if (!ctx->faults) {
+		ctx->faults = calloc(PKS_FAULT_RING, sizeof(*ctx->faults));
+		if (!ctx->faults)
+			return -ENOMEM;
+	}
+	req.records = (uintptr_t)ctx->faults;
+	ctx->nr_faults = 0;
+	rc = pks_faults_ioctl(ctx, &req);
+	if (rc)
+		return rc;
+	ctx->nr_faults = req.nr;
+	ctx->next_fault = req.next;
+	if (dropped)
+		*dropped = req.dropped;
+	return 0;
+}
+
+uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx)
+{
+	return ctx->next_fault;
+}
+
+int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = ctx->fd, .events = POLLIN };
+	int rc;
+
+	if (ctx->open_err)
+		return ctx->open_err;
+	rc = poll(&pfd, 1, timeout_ms);
+	if (rc < 0)
+		return -errno;
+	return rc;	/* 1: a record is waiting, 0: timed out */
+}
+
+const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx)
+{
+	return ctx->nr_faults ? &ctx->faults[0] : NULL;
+}
+
+const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
+					   const struct pks_fault *f)
+{
+	return f + 1 < ctx->faults + ctx->nr_faults ? f + 1 : NULL;
+}
+
+const char *pks_fault_outcome_name(uint32_t outcome)
+{
+	static const char *const names[] = {
+		[PKS_FAULT_REFUSED] = "refused",
+		[PKS_FAULT_OOPS] = "oops",
+		[PKS_FAULT_ALLOWED] = "allowed",
+		[PKS_FAULT_CALLBACK] = "callback",
+	};
+
+	return outcome < sizeof(names) / sizeof(names[0]) ? names[outcome] :
+							    "unknown";
 }
 
 int pks_ns_unprotect(struct pks_ns *ns)

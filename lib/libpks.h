@@ -37,7 +37,8 @@ const char *pks_device_path(struct pks_ctx *ctx);
 int pks_refresh(struct pks_ctx *ctx);
 unsigned int pks_get_abi_version(struct pks_ctx *ctx);
 uint32_t pks_get_default_pkrs(struct pks_ctx *ctx);
-bool pks_fault_hook_active(struct pks_ctx *ctx);
+bool pks_fault_hook_active(struct pks_ctx *ctx);	/* callbacks, relaxed */
+bool pks_fault_log_active(struct pks_ctx *ctx);		/* faults recorded */
 
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx);
 struct pks_key *pks_key_get_next(struct pks_key *key);
@@ -81,14 +82,37 @@ uint64_t pks_ns_get_resource(struct pks_ns *ns);
 uint64_t pks_ns_get_range_size(struct pks_ns *ns);
 bool pks_ns_is_protected(struct pks_ns *ns);
 int pks_ns_get_key(struct pks_ns *ns);		/* -1 when unprotected */
-int pks_ns_protect(struct pks_ns *ns, char *why, size_t len);
+int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
+		   size_t len);
+int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode);
+int pks_ns_get_protection_mode(struct pks_ns *ns);	/* -1 unprotected */
+uint64_t pks_ns_get_faults(struct pks_ns *ns);
+const char *pks_mode_name(int mode);			/* NULL when unknown */
+int pks_mode_lookup(const char *name);			/* or -EINVAL */
 int pks_ns_unprotect(struct pks_ns *ns);
 int pks_ns_copy(struct pks_ns *ns, uint64_t offset, void *buf, size_t len,
 		uint32_t flags, uint64_t *done);
 
 /* Raw range calls, for tools that test the driver's own checks. */
 int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
-		      int *key, char *why, size_t len);
+		      uint32_t flags, int *key, char *why, size_t len);
+
+/*
+ * The fault log. pks_faults_refresh() reads the records from @since on
+ * (1: the oldest kept) into the context and says how many the ring had
+ * already dropped; pks_faults_head() is where the next record will go;
+ * pks_faults_wait() polls for a record not read yet.
+ */
+int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped);
+int pks_faults_head(struct pks_ctx *ctx, uint64_t *head);
+uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx);
+int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms);
+const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx);
+const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
+					   const struct pks_fault *f);
+#define pks_fault_foreach(ctx, f)					\
+	for (f = pks_fault_get_first(ctx); f; f = pks_fault_get_next(ctx, f))
+const char *pks_fault_outcome_name(uint32_t outcome);
 
 /* /proc/sys/kernel/panic_on_warn: 1, 0, or -errno. */
 int pks_panic_on_warn(void);

@@ -76,3 +76,8 @@ sysfs_hex() {
 }
 
 PK_WARN='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+'
+
+# last_seq: the newest fault sequence number recorded so far, or 0
+last_seq() {
+	pkstool faults --json 2>/dev/null | jq '[.[].seq] | max // 0'
+}

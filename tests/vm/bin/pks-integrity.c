@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	fill(map, words);
 
 	/* Protected phase. */
-	if (pks_ns_is_protected(ns) || (rc = pks_ns_protect(ns, why, sizeof(why)))) {
+	if (pks_ns_is_protected(ns) || (rc = pks_ns_protect(ns, PKS_MODE_STRICT, why, sizeof(why)))) {
 		fprintf(stderr, "pks-integrity: cannot protect %s: %s\n",
 			argv[1], pks_ns_is_protected(ns) ? "already protected" : why);
 		return 1;

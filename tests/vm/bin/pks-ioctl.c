@@ -10,6 +10,13 @@
  *   pks-ioctl malformed
  *	send bad sizes, reserved bits, pointers and commands; exit 0 when
  *	each got the documented error
+ *   pks-ioctl stray ADDR read|write|plain-read|plain-write [VALUE]
+ *	one 8-byte kernel access at physical ADDR with no window; print the
+ *	value read or written; exit 0 if it went through, else the errno
+ *   pks-ioctl guarded-read ADDR
+ *	read 8 bytes at ADDR through an access window and print them
+ *   pks-ioctl storm ADDR N
+ *	N fault-safe stray writes around ADDR; print how many were refused
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -147,12 +154,85 @@ static int do_malformed(void)
 	return failures ? 1 : 0;
 }
 
+static int copy8(int fd, uint64_t addr, uint32_t flags, uint64_t *val)
+{
+	struct pks_copy copy = {
+		.size = sizeof(copy),
+		.flags = flags,
+		.start = addr,
+		.len = 8,
+		.buf = (uintptr_t)val,
+	};
+
+	return ioctl(fd, PKS_IOC_COPY, &copy) < 0 ? errno : 0;
+}
+
+static int do_stray(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		uint32_t flags;
+	} kinds[] = {
+		{ "read", PKS_COPY_F_UNGUARDED },
+		{ "write", PKS_COPY_F_UNGUARDED | PKS_COPY_F_WRITE },
+		{ "plain-read", PKS_COPY_F_PLAIN },
+		{ "plain-write", PKS_COPY_F_PLAIN | PKS_COPY_F_WRITE },
+	};
+	uint64_t val = argc > 4 ? strtoull(argv[4], NULL, 0) :
+				  0xbadbadbadbadbad0ULL;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(argv[3], kinds[i].name))
+			continue;
+		rc = copy8(dev_fd(), strtoull(argv[2], NULL, 0), kinds[i].flags,
+			   &val);
+		printf("stray %s %s: %s, value %#llx\n", argv[3], argv[2],
+		       rc ? strerror(rc) : "went through",
+		       (unsigned long long)val);
+		return rc;
+	}
+	return 2;
+}
+
+static int do_storm(int argc, char **argv)
+{
+	uint64_t addr = strtoull(argv[2], NULL, 0), val = 0;
+	unsigned long i, n = argc > 3 ? strtoul(argv[3], NULL, 0) : 10000;
+	unsigned long refused = 0;
+	int fd = dev_fd();
+
+	for (i = 0; i < n; i++)
+		refused += copy8(fd, addr + (i % 512) * 8,
+				 PKS_COPY_F_UNGUARDED | PKS_COPY_F_WRITE,
+				 &val) == EFAULT;
+	printf("%lu of %lu refused\n", refused, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	uint64_t val;
+	int rc;
+
+	if (argc >= 4 && !strcmp(argv[1], "stray"))
+		return do_stray(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "storm"))
+		return do_storm(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "guarded-read")) {
+		rc = copy8(dev_fd(), strtoull(argv[2], NULL, 0), 0, &val);
+		if (rc)
+			printf("guarded read: %s\n", strerror(rc));
+		else
+			printf("%#llx\n", (unsigned long long)val);
+		return rc;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "protect"))
 		return do_protect(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "malformed"))
 		return do_malformed();
-	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed\n");
+	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
+		"       stray ADDR KIND [VALUE] | guarded-read ADDR | storm ADDR N\n");
 	return 2;
 }

@@ -13,6 +13,7 @@ expect_eq "cpu supports pks" "$(info_json .cpu_supports_pks)" true
 expect_eq "driver loaded" "$(info_json .driver.loaded)" true
 expect_eq "abi" "$(info_json .driver.abi_version)" 1
 expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
+expect_eq "fault log" "$(info_json .driver.fault_log)" true
 n=$(nproc)
 expect_eq "online cpus with CR4.PKS" \
 	"$(info_json '[.cpus[] | select(.online and .cr4_pks)] | length')" "$n"

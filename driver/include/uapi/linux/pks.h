@@ -83,7 +83,8 @@ struct pks_info {
 };
 
 #define PKS_INFO_F_ENABLED	(1u << 0)	/* PKS enabled on all online CPUs */
-#define PKS_INFO_F_FAULT_HOOK	(1u << 1)	/* fault capture is active */
+#define PKS_INFO_F_FAULT_HOOK	(1u << 1)	/* callbacks, relaxed mode */
+#define PKS_INFO_F_FAULT_LOG	(1u << 2)	/* faults are recorded */
 
 /*
  * Built-in test cases, as in cxl_mem.h: each user defines ___PKS_T(id,
@@ -101,6 +102,7 @@ struct pks_info {
 	___PKS_T(CRASH, "crash", PKS_TEST_F_NOT_IN_ALL | PKS_TEST_F_CRASHES), \
 	___PKS_T(PROTECT, "protect", PKS_TEST_F_NEEDS_DAX),		\
 	___PKS_T(STRAY_WRITE, "stray-write", PKS_TEST_F_NEEDS_DAX),	\
+	___PKS_T(UNCLAIMED, "unclaimed", 0),				\
 	___PKS_T(NR, "", 0)						\
 }
 
@@ -193,6 +195,9 @@ struct pks_unprotect {
  * @len: length in bytes
  * @key: its key
  * @leaf_size: size of the direct-map pages that map it
+ * @mode: enum pks_mode
+ * @rsvd: zero
+ * @faults: stray accesses recorded on it since it was protected
  * @name: the dax device
  */
 struct pks_range_info {
@@ -200,6 +205,9 @@ struct pks_range_info {
 	__u64 len;
 	__u32 key;
 	__u32 leaf_size;
+	__u32 mode;
+	__u32 rsvd;
+	__u64 faults;
 	char name[PKS_NAME_LEN];
 };
 
@@ -229,7 +237,10 @@ struct pks_list {
  * legitimate user would. With it, the kernel accesses the range with no
  * window, as a stray pointer would, through fault-safe helpers: on a
  * protected range that fails with -EFAULT. Unguarded copies may also
- * target unprotected device-dax memory, for control runs; nothing else. Writes are done 8 bytes at a
+ * target unprotected device-dax memory, for control runs; nothing else.
+ * PKS_COPY_F_PLAIN makes the unguarded access with plain loads and stores,
+ * as real stray code would: in strict mode the fault then oopses the
+ * caller, in relaxed mode the access completes. Writes are done 8 bytes at a
  * time, so @start and @len must then be multiples of 8.
  */
 struct pks_copy {
@@ -241,9 +252,22 @@ struct pks_copy {
 	__u64 done;
 };
 
-#define PKS_PROTECT_F_FORCE	(1u << 0)	/* reserved for later checks */
+/**
+ * enum pks_mode - what happens to a stray access to a protected range
+ * @PKS_MODE_STRICT: refused; a plain (not fault-safe) access oopses its
+ *	task as any unhandled kernel fault does, and the data is untouched
+ * @PKS_MODE_RELAXED: reported, then allowed to complete once, for
+ *	debugging a consumer before turning strict on
+ */
+enum pks_mode {
+	PKS_MODE_STRICT = 0,
+	PKS_MODE_RELAXED = 1,
+};
+
+#define PKS_PROTECT_F_RELAXED	(1u << 0)	/* start in PKS_MODE_RELAXED */
 #define PKS_COPY_F_WRITE	(1u << 0)
 #define PKS_COPY_F_UNGUARDED	(1u << 1)
+#define PKS_COPY_F_PLAIN	(1u << 2)	/* unguarded, not fault-safe */
 #define PKS_COPY_MAX		(1u << 20)
 
 /**
@@ -270,6 +294,92 @@ struct pks_bench {
 	__u64 pte_ns;
 	__u64 pte_updates;
 	__u64 tlb_flushes;
+};
+
+#define PKS_FAULT_STACK		6
+#define PKS_SYM_LEN		64
+#define PKS_COMM_LEN		16
+
+enum pks_fault_outcome {
+	PKS_FAULT_REFUSED = 0,	/* a fault-safe accessor got -EFAULT */
+	PKS_FAULT_OOPS = 1,	/* strict: the kernel oopsed the task */
+	PKS_FAULT_ALLOWED = 2,	/* relaxed: the access completed once */
+	PKS_FAULT_CALLBACK = 3,	/* the key owner's callback took it */
+};
+
+#define PKS_FAULT_F_WRITE	(1u << 0)
+#define PKS_FAULT_F_NAMESPACE	(1u << 1)	/* in a protected range */
+
+/**
+ * struct pks_fault - one recorded stray access
+ * @seq: sequence number, from 1, one per record, never reused
+ * @time_ns: CLOCK_REALTIME of the fault
+ * @address: the faulting kernel address
+ * @offset: offset in the protected range (or in its page, for a key that
+ *	protects no range)
+ * @cpu: CPU it happened on
+ * @pid: task that was running
+ * @key: protection key of the page
+ * @flags: PKS_FAULT_F_* flags
+ * @outcome: enum pks_fault_outcome
+ * @rsvd: zero
+ * @comm: that task's name
+ * @owner: the dax device, or the key's owner
+ * @ip: the faulting instruction, as "function+off/len [module]"
+ * @stack: the callers, innermost first; unused entries are ""
+ */
+struct pks_fault {
+	__u64 seq;
+	__u64 time_ns;
+	__u64 address;
+	__u64 offset;
+	__u32 cpu;
+	__u32 pid;
+	__u32 key;
+	__u32 flags;
+	__u32 outcome;
+	__u32 rsvd;
+	char comm[PKS_COMM_LEN];
+	char owner[PKS_NAME_LEN];
+	char ip[PKS_SYM_LEN];
+	char stack[PKS_FAULT_STACK][PKS_SYM_LEN];
+};
+
+/**
+ * struct pks_faults - read the fault ring, PKS_IOC_FAULTS
+ * @size: in: sizeof(struct pks_faults)
+ * @nr: in: room at @records; out: records filled
+ * @since: in: first sequence number wanted (0 or 1: the oldest kept)
+ * @records: in: user pointer to struct pks_fault[@nr]
+ * @next: out: the sequence number to ask for next time
+ * @dropped: out: records from @since on that the ring no longer holds
+ *
+ * The ring keeps the newest PKS_FAULT_RING records. With @nr 0 nothing is
+ * copied and @next is the sequence number the next fault will get. After
+ * this call, poll() on the same file reports POLLIN once a record at or
+ * past @next exists.
+ */
+struct pks_faults {
+	__u32 size;
+	__u32 nr;
+	__u64 since;
+	__u64 records;
+	__u64 next;
+	__u64 dropped;
+};
+
+#define PKS_FAULT_RING		256
+
+/**
+ * struct pks_set_mode - change a protected range's mode, PKS_IOC_SET_MODE
+ * @size: in: sizeof(struct pks_set_mode)
+ * @mode: in: enum pks_mode
+ * @start: in: physical start of a protected range
+ */
+struct pks_set_mode {
+	__u32 size;
+	__u32 mode;
+	__u64 start;
 };
 
 #define PKS_IOC_MAGIC		0xB7
@@ -329,5 +439,18 @@ struct pks_bench {
  * when no key is free, -ENOMEM.
  */
 #define PKS_IOC_BENCH		_IOWR(PKS_IOC_MAGIC, 0x06, struct pks_bench)
+
+/*
+ * PKS_IOC_FAULTS: copy out recorded faults from @since on.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ */
+#define PKS_IOC_FAULTS		_IOWR(PKS_IOC_MAGIC, 0x07, struct pks_faults)
+
+/*
+ * PKS_IOC_SET_MODE: set a protected range's enum pks_mode.
+ * Return 0 on success, -ENOENT when no protected range starts there,
+ * -EINVAL for an unknown mode or a bad size.
+ */
+#define PKS_IOC_SET_MODE	_IOW(PKS_IOC_MAGIC, 0x08, struct pks_set_mode)
 
 #endif /* _UAPI_LINUX_PKS_H */

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pkstool faults: the driver's record of stray accesses.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+
+struct faults_opts {
+	struct pkstool_opts common;
+	bool follow;
+	uint64_t since;
+	const char *ns_name;
+};
+
+static const struct argp_option faults_options[] = {
+	{ "follow", 'f', NULL, 0, "Wait for new faults and print them too", 0 },
+	{ "since", 's', "SEQ", 0, "Start at sequence number SEQ", 0 },
+	{ 0 }
+};
+
+static const struct argp_child faults_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static error_t faults_parse(int key, char *arg, struct argp_state *state)
+{
+	struct faults_opts *opts = state->input;
+	char *end;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &opts->common;
+		return 0;
+	case 'f':
+		opts->follow = true;
+		return 0;
+	case 's':
+		errno = 0;
+		opts->since = strtoull(arg, &end, 0);
+		if (errno || *end || !*arg)
+			argp_error(state, "--since takes a sequence number, not '%s'",
+				   arg);
+		return 0;
+	case ARGP_KEY_ARG:
+		if (opts->ns_name)
+			argp_error(state, "name one namespace");
+		opts->ns_name = arg;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp faults_argp = {
+	.options = faults_options,
+	.parser = faults_parse,
+	.args_doc = "[NAMESPACE]",
+	.doc = "Show the stray accesses the driver recorded, oldest first.",
+	.children = faults_children,
+};
+
+/* Records of @ns_name's dax device only, when one is named. */
+bool pks_fault_matches(struct pks_ctx *ctx, const struct pks_fault *f,
+		       const char *ns_name)
+{
+	struct pks_ns *ns;
+
+	if (!ns_name)
+		return true;
+	ns = pks_ns_find(ctx, ns_name);
+	return ns && pks_ns_get_chardev(ns) &&
+	       (f->flags & PKS_FAULT_F_NAMESPACE) &&
+	       !strcmp(f->owner, pks_ns_get_chardev(ns));
+}
+
+static void fault_print_text(const struct pks_fault *f)
+{
+	printf("%" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s\n",
+	       (uint64_t)f->seq, f->cpu, f->comm, f->pid,
+	       f->flags & PKS_FAULT_F_WRITE ? "write" : "read", f->owner,
+	       (uint64_t)f->offset, f->key, pks_fault_outcome_name(f->outcome),
+	       f->ip);
+}
+
+static volatile sig_atomic_t faults_stop;
+
+static void faults_on_signal(int sig)
+{
+	(void)sig;
+	faults_stop = 1;
+}
+
+/* Print one batch: an array in JSON mode (one line when following). */
+static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts)
+{
+	struct json_object *array = json_object_new_array();
+	const struct pks_fault *f;
+
+	pks_fault_foreach(ctx, f) {
+		if (!pks_fault_matches(ctx, f, opts->ns_name))
+			continue;
+		if (opts->common.json)
+			json_object_array_add(array, pks_fault_to_json(f));
+		else
+			fault_print_text(f);
+	}
+	if (opts->common.json && opts->follow) {
+		if (json_object_array_length(array))
+			printf("%s\n", json_object_to_json_string_ext(array,
+			       JSON_C_TO_STRING_PLAIN |
+			       JSON_C_TO_STRING_NOSLASHESCAPE));
+	} else if (opts->common.json) {
+		display_json_array(array);
+	}
+	fflush(stdout);
+	json_object_put(array);
+}
+
+int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
+{
+	struct faults_opts opts = { .since = 1 };
+	uint64_t dropped, next;
+	int rc;
+
+	if (argp_parse(&faults_argp, argc, argv, 0, NULL, &opts))
+		return -PKSTOOL_E_USAGE;
+	rc = pkstool_open_driver(ctx, &opts.common, "faults");
+	if (rc)
+		return rc;
+	if (opts.ns_name) {
+		rc = pks_ns_scan(ctx);
+		if (!rc && !pks_ns_find(ctx, opts.ns_name))
+			rc = -ENOENT;
+		if (rc) {
+			p_err(&opts.common, "faults: no namespace '%s': see 'pkstool list'",
+			      opts.ns_name);
+			return rc;
+		}
+	}
+	signal(SIGINT, faults_on_signal);
+	signal(SIGTERM, faults_on_signal);
+	next = opts.since;
+	do {
+		rc = pks_faults_refresh(ctx, next, &dropped);
+		if (rc) {
+			p_err(&opts.common, "faults: reading the fault log: %s",
+			      strerror(-rc));
+			return rc;
+		}
+		if (dropped)
+			fprintf(stderr, "pkstool: faults: %" PRIu64 " records before %" PRIu64 " were dropped (the ring holds %d)\n",
+				dropped, next + dropped, PKS_FAULT_RING);
+		faults_print(ctx, &opts);
+		next = pks_faults_get_next_seq(ctx);
+		/* A full batch may have more behind it: read again first. */
+		if (pks_fault_get_first(ctx))
+			continue;
+		if (opts.follow && !faults_stop)
+			pks_faults_wait(ctx, 1000);
+	} while (opts.follow && !faults_stop);
+	return 0;
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pkstool monitor: a long-running watcher, like ndctl monitor. Each new
+ * stray access becomes one JSON object on one line, on stdout, in a log
+ * file or in syslog.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "builtin.h"
+
+struct monitor_opts {
+	struct pkstool_opts common;
+	const char *log;
+	bool daemon;
+	const char *ns_name;
+};
+
+static const struct argp_option monitor_options[] = {
+	{ "log", 'l', "FILE|syslog", 0,
+	  "Append events to FILE, or send them to syslog (default: stdout)", 0 },
+	{ "daemon", 'd', NULL, 0, "Run in the background (needs --log)", 0 },
+	{ 0 }
+};
+
+static const struct argp_child monitor_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static error_t monitor_parse(int key, char *arg, struct argp_state *state)
+{
+	struct monitor_opts *opts = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &opts->common;
+		return 0;
+	case 'l':
+		opts->log = arg;
+		return 0;
+	case 'd':
+		opts->daemon = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (opts->ns_name)
+			argp_error(state, "name one namespace");
+		opts->ns_name = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (opts->daemon && !opts->log)
+			argp_error(state, "--daemon needs --log FILE or --log syslog");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp monitor_argp = {
+	.options = monitor_options,
+	.parser = monitor_parse,
+	.args_doc = "[NAMESPACE]",
+	.doc = "Watch for stray accesses and log each as one JSON object per "
+	       "line, until SIGTERM or SIGINT.",
+	.children = monitor_children,
+};
+
+static volatile sig_atomic_t monitor_stop;
+
+static void monitor_on_signal(int sig)
+{
+	(void)sig;
+	monitor_stop = 1;
+}
+
+static void monitor_emit(FILE *out, struct json_object *event)
+{
+	const char *line = json_object_to_json_string_ext(event,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (out) {
+		fprintf(out, "%s\n", line);
+		fflush(out);
+	} else {
+		syslog(LOG_WARNING, "%s", line);
+	}
+}
+
+int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
+{
+	struct monitor_opts opts = { 0 };
+	const struct pks_fault *f;
+	struct sigaction sa = { .sa_handler = monitor_on_signal };
+	struct json_object *event;
+	uint64_t next, dropped;
+	FILE *out = stdout;
+	int rc;
+
+	if (argp_parse(&monitor_argp, argc, argv, 0, NULL, &opts))
+		return -PKSTOOL_E_USAGE;
+	rc = pkstool_open_driver(ctx, &opts.common, "monitor");
+	if (rc)
+		return rc;
+	if (opts.ns_name && (pks_ns_scan(ctx) || !pks_ns_find(ctx, opts.ns_name))) {
+		p_err(&opts.common, "monitor: no namespace '%s': see 'pkstool list'",
+		      opts.ns_name);
+		return -ENOENT;
+	}
+	if (opts.log && !strcmp(opts.log, "syslog")) {
+		out = NULL;
+		openlog("pkstool", LOG_PID, LOG_DAEMON);
+	} else if (opts.log) {
+		out = fopen(opts.log, "ae");
+		if (!out) {
+			rc = -errno;
+			p_err(&opts.common, "monitor: opening %s: %s", opts.log,
+			      strerror(errno));
+			return rc;
+		}
+	}
+	if (opts.daemon && daemon(0, 0)) {
+		rc = -errno;
+		p_err(&opts.common, "monitor: daemon: %s", strerror(errno));
+		return rc;
+	}
+	/* No SA_RESTART: a signal ends the wait in poll() at once. */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	/* Only faults from now on. */
+	rc = pks_faults_head(ctx, &next);
+	while (!rc && !monitor_stop) {
+		rc = pks_faults_wait(ctx, -1);
+		if (rc == -EINTR) {
+			rc = 0;
+			continue;
+		}
+		if (rc < 0)
+			break;
+		rc = pks_faults_refresh(ctx, next, &dropped);
+		if (rc)
+			break;
+		if (dropped) {
+			event = json_object_new_object();
+			json_object_object_add(event, "event",
+					       json_object_new_string("dropped"));
+			json_object_object_add(event, "count",
+					       json_object_new_uint64(dropped));
+			monitor_emit(out, event);
+			json_object_put(event);
+		}
+		pks_fault_foreach(ctx, f) {
+			if (!pks_fault_matches(ctx, f, opts.ns_name))
+				continue;
+			event = pks_fault_to_json(f);
+			json_object_object_add(event, "event",
+					       json_object_new_string("fault"));
+			monitor_emit(out, event);
+			json_object_put(event);
+		}
+		next = pks_faults_get_next_seq(ctx);
+	}
+	if (rc)
+		p_err(&opts.common, "monitor: reading the fault log: %s",
+		      strerror(-rc));
+	if (out && out != stdout)
+		fclose(out);
+	if (!out)
+		closelog();
+	fprintf(stderr, "pkstool: monitor: stopped\n");
+	return rc;
+}

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: a stray read and a stray write into a strict namespace each give
+# exactly one record with the right address, offset, access and task, and
+# a kernel report in the documented format; the data is unchanged;
+# pkstool monitor, started first, receives the fault; list counts them.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+# require-kmsg: pks: stray read to dax0\.0\+0x1000 \(key [0-9]+\): refused, seq [0-9]+
+# require-kmsg: pks: stray write to dax0\.0\+0x2008 \(key [0-9]+\): refused, seq [0-9]+
+# require-kmsg: pks:   at [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+.* by pks-ioctl\[[0-9]+\] on cpu[0-9]+, address 0x[0-9a-f]+
+# require-kmsg: pks:   stack: [a-z_]+\+0x
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pkstool enable dax0.0 || fail "enable"
+key=$(ns_json "$DAX_NS" .key)
+before=$(pks-ioctl guarded-read $((start + 0x2008))) || fail "guarded read"
+seq0=$(last_seq)
+
+pkstool monitor --log /tmp/monitor.log &
+mon=$!
+sleep 1
+out=$(pks-ioctl stray $((start + 0x1000)) read)
+expect_eq "stray read" "$?" 14
+out=$(pks-ioctl stray $((start + 0x2008)) write)
+expect_eq "stray write" "$?" 14
+sleep 1
+kill -TERM $mon
+wait $mon
+expect_eq "monitor exit after SIGTERM" "$?" 0
+
+expect_eq "data after the stray write" "$(pks-ioctl guarded-read $((start + 0x2008)))" "$before"
+json=$(pkstool faults --json --since $((seq0 + 1))) || fail "pkstool faults"
+echo "$json"
+expect_eq "records" "$(echo "$json" | jq length)" 2
+expect_eq "first seq" "$(echo "$json" | jq '.[0].seq')" $((seq0 + 1))
+expect_eq "read record" "$(echo "$json" | jq -r '.[0] | [.access, .chardev, .offset, .outcome, .comm, .key] | join(" ")')" \
+	"read dax0.0 0x1000 refused pks-ioctl $key"
+expect_eq "write record" "$(echo "$json" | jq -r '.[1] | [.access, .chardev, .offset, .outcome, .comm] | join(" ")')" \
+	"write dax0.0 0x2008 refused pks-ioctl"
+expect_eq "write address" "$(echo "$json" | jq -r '.[1].address')" \
+	"$(printf '%#x' $(( $(echo "$json" | jq -r '.[1].address') )))"
+echo "$json" | jq -e '.[1].ip | test("^pks_can_write\\+0x")' >/dev/null ||
+	fail "write record ip is not the faulting pks_can_write"
+echo "$json" | jq -e '.[1].stack[0] | test("^pks_range_copy\\+0x")' >/dev/null ||
+	fail "write record stack does not start at its caller"
+expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 2
+expect_eq "faults for the fsdax namespace" "$(pkstool faults --json "$FSDAX_NS" | jq length)" 0
+
+cat /tmp/monitor.log
+expect_eq "monitor events" "$(wc -l < /tmp/monitor.log)" 2
+expect_eq "monitor event" "$(sed -n 2p /tmp/monitor.log | jq -r '[.event, .access, .offset] | join(" ")')" \
+	"fault write 0x2008"
+sed -n 1p /tmp/monitor.log | jq -e '.timestamp | test("^20[0-9-]+T[0-9:.]+Z$")' >/dev/null ||
+	fail "monitor timestamp"
+
+out=$(pkstool faults --since nope 2>&1)
+expect_eq "bad --since" "$?" 2
+expect_rc 1 pkstool faults no-such-ns
+expect_rc 0 pkstool test unclaimed
+pkstool disable dax0.0
+exit 0

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: 10,000 stray writes (fault-safe, so no oops) are all refused, give
+# 10,000 sequence numbers, the ring keeps the newest 256 and says how many
+# were dropped, the kernel log stays rate-limited, and the machine stays
+# responsive.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pkstool enable dax0.0 || fail "enable"
+seq0=$(last_seq)
+lines0=$(dmesg | grep -c 'pks: stray')
+out=$(pks-ioctl storm "$start" 10000)
+expect_eq "storm" "$out" "10000 of 10000 refused"
+json=$(pkstool faults --json --since $((seq0 + 1)) 2>/tmp/faults.err)
+expect_eq "records kept" "$(echo "$json" | jq length)" 256
+expect_eq "newest seq" "$(echo "$json" | jq '.[-1].seq')" $((seq0 + 10000))
+grep -q "^pkstool: faults: 9744 records before $((seq0 + 9745)) were dropped" /tmp/faults.err ||
+	fail "dropped count: $(cat /tmp/faults.err)"
+lines=$(( $(dmesg | grep -c 'pks: stray') - lines0 ))
+[ "$lines" -le 20 ] || fail "$lines fault reports in the log for 10000 faults"
+echo "ok: $lines fault reports logged for 10000 faults"
+expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 10000
+timeout 10 pkstool info >/dev/null || fail "pkstool info after the storm"
+expect_rc 0 pkstool test check-defaults
+pkstool disable dax0.0
+exit 0

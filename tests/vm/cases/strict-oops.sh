@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# boot: own
+# pks: in strict mode a plain stray write oopses the writing task, the
+# record says so, and the data is untouched.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+# expect-kmsg: BUG: unable to handle page fault for address
+# expect-kmsg: Oops: 0023 \[#1\]
+# require-kmsg: #PF: error_code\(0x0023\) - protection keys violation
+# require-kmsg: pks: stray write to dax0\.0\+0x4000 \(key [0-9]+\): refused, oops follows
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pkstool enable dax0.0 || fail "enable"
+before=$(pks-ioctl guarded-read $((start + 0x4000)))
+seq0=$(last_seq)
+pks-ioctl stray $((start + 0x4000)) plain-write
+status=$?
+[ $status -ge 128 ] || fail "the plain stray write did not kill its task (exit $status)"
+expect_eq "data" "$(pks-ioctl guarded-read $((start + 0x4000)))" "$before"
+json=$(pkstool faults --json --since $((seq0 + 1)))
+expect_eq "one record" "$(echo "$json" | jq length)" 1
+expect_eq "outcome" "$(echo "$json" | jq -r '.[0].outcome')" oops
+expect_eq "still protected" "$(ns_json "$DAX_NS" .protected)" true
+pkstool disable dax0.0 || fail "disable after the oops"
+exit 0
