@@ -34,6 +34,7 @@ struct pkstool_opts {
 };
 
 extern const struct argp pkstool_common_argp;
+extern const struct argp_child pkstool_common_children[];
 
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);
@@ -51,6 +52,9 @@ void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
 int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what);
 int pkstool_exit_code(int rc);
+int pkstool_check_ns_filter(struct pks_ctx *ctx,
+			    const struct pkstool_opts *opts, const char *what,
+			    const char *ns_name);
 void display_json_array(struct json_object *array);
 
 /* json.c */

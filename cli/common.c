@@ -38,6 +38,33 @@ const struct argp pkstool_common_argp = {
 	.parser = common_parse,
 };
 
+/* Every command's argp takes the common options as its first child. */
+const struct argp_child pkstool_common_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+/*
+ * Check an optional namespace filter before waiting on faults, so that a
+ * typo fails at once. Returns 0 or -errno.
+ */
+int pkstool_check_ns_filter(struct pks_ctx *ctx,
+			    const struct pkstool_opts *opts, const char *what,
+			    const char *ns_name)
+{
+	int rc;
+
+	if (!ns_name)
+		return 0;
+	rc = pks_ns_scan(ctx);
+	if (!rc && !pks_ns_find(ctx, ns_name))
+		rc = -ENOENT;
+	if (rc)
+		p_err(opts, "%s: no namespace '%s': see 'pkstool list'", what,
+		      ns_name);
+	return rc;
+}
+
 /* Errors go to stderr, prefixed, one line, whatever the output mode. */
 void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
 {

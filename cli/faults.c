@@ -24,11 +24,6 @@ static const struct argp_option faults_options[] = {
 	{ 0 }
 };
 
-static const struct argp_child faults_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
 static error_t faults_parse(int key, char *arg, struct argp_state *state)
 {
 	struct faults_opts *opts = state->input;
@@ -63,7 +58,7 @@ static const struct argp faults_argp = {
 	.parser = faults_parse,
 	.args_doc = "[NAMESPACE]",
 	.doc = "Show the stray accesses the driver recorded, oldest first.",
-	.children = faults_children,
+	.children = pkstool_common_children,
 };
 
 /* Records of @ns_name's dax device only, when one is named. */
@@ -134,16 +129,9 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	rc = pkstool_open_driver(ctx, &opts.common, "faults");
 	if (rc)
 		return rc;
-	if (opts.ns_name) {
-		rc = pks_ns_scan(ctx);
-		if (!rc && !pks_ns_find(ctx, opts.ns_name))
-			rc = -ENOENT;
-		if (rc) {
-			p_err(&opts.common, "faults: no namespace '%s': see 'pkstool list'",
-			      opts.ns_name);
-			return rc;
-		}
-	}
+	rc = pkstool_check_ns_filter(ctx, &opts.common, "faults", opts.ns_name);
+	if (rc)
+		return rc;
 	signal(SIGINT, faults_on_signal);
 	signal(SIGTERM, faults_on_signal);
 	next = opts.since;

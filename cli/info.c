@@ -12,11 +12,6 @@ static const char info_doc[] =
 	"Show PKS support, the driver's state, CR4.PKS and PKRS per CPU and "
 	"the key table.";
 
-static const struct argp_child info_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
 static error_t info_parse(int key, char *arg, struct argp_state *state)
 {
 	(void)arg;
@@ -34,7 +29,7 @@ static error_t info_parse(int key, char *arg, struct argp_state *state)
 static const struct argp info_argp = {
 	.parser = info_parse,
 	.doc = info_doc,
-	.children = info_children,
+	.children = pkstool_common_children,
 };
 
 static struct json_object *info_to_json(struct pks_ctx *ctx, int status)

@@ -18,11 +18,6 @@ static const struct argp_option list_options[] = {
 	{ 0 }
 };
 
-static const struct argp_child list_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
 static error_t list_parse(int key, char *arg, struct argp_state *state)
 {
 	struct list_opts *opts = state->input;
@@ -46,7 +41,7 @@ static const struct argp list_argp = {
 	.options = list_options,
 	.parser = list_parse,
 	.doc = "List pmem namespaces with their protection state, as a JSON array.",
-	.children = list_children,
+	.children = pkstool_common_children,
 };
 
 int cmd_list(int argc, char **argv, struct pks_ctx *ctx)

@@ -28,11 +28,6 @@ static const struct argp_option monitor_options[] = {
 	{ 0 }
 };
 
-static const struct argp_child monitor_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
 static error_t monitor_parse(int key, char *arg, struct argp_state *state)
 {
 	struct monitor_opts *opts = state->input;
@@ -67,7 +62,7 @@ static const struct argp monitor_argp = {
 	.args_doc = "[NAMESPACE]",
 	.doc = "Watch for stray accesses and log each as one JSON object per "
 	       "line, until SIGTERM or SIGINT.",
-	.children = monitor_children,
+	.children = pkstool_common_children,
 };
 
 static volatile sig_atomic_t monitor_stop;
@@ -106,11 +101,9 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	rc = pkstool_open_driver(ctx, &opts.common, "monitor");
 	if (rc)
 		return rc;
-	if (opts.ns_name && (pks_ns_scan(ctx) || !pks_ns_find(ctx, opts.ns_name))) {
-		p_err(&opts.common, "monitor: no namespace '%s': see 'pkstool list'",
-		      opts.ns_name);
-		return -ENOENT;
-	}
+	rc = pkstool_check_ns_filter(ctx, &opts.common, "monitor", opts.ns_name);
+	if (rc)
+		return rc;
 	if (opts.log && !strcmp(opts.log, "syslog")) {
 		out = NULL;
 		openlog("pkstool", LOG_PID, LOG_DAEMON);

@@ -59,11 +59,6 @@ static const struct argp_option protect_options[] = {
 	{ 0 }
 };
 
-static const struct argp_child protect_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
 static error_t protect_parse(int key, char *arg, struct argp_state *state)
 {
 	struct protect_opts *opts = state->input;
@@ -158,7 +153,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		.parser = protect_parse,
 		.args_doc = "NAMESPACE...",
 		.doc = verb->doc,
-		.children = protect_children,
+		.children = pkstool_common_children,
 	};
 	struct protect_opts opts = { .action = action, .mode = -1 };
 	unsigned int count[REFUSED + 1] = { 0 };

@@ -31,11 +31,6 @@ static const struct argp_option test_options[] = {
 	{ 0 }
 };
 
-static const struct argp_child test_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
 static void test_select(struct test_opts *opts, unsigned int id)
 {
 	if (!opts->selected[id])
@@ -103,7 +98,7 @@ static const struct argp test_argp = {
 	.parser = test_parse,
 	.args_doc = "TEST... [NAMESPACE]",
 	.doc = test_doc,
-	.children = test_children,
+	.children = pkstool_common_children,
 };
 
 static const char *const result_names[] = {
