@@ -643,6 +643,34 @@ static bool pks_test_guarded_read(phys_addr_t pa, int key, u64 *val)
 }
 
 /*
+ * With every key taken, protecting fails with -ENOSPC, says so, and leaves
+ * the range as it was.
+ */
+static int pks_test_keys_exhausted(struct pks_test_ctx *ctx,
+				   const struct pks_range *r)
+{
+	int held[PKS_NR_KEYS], n = 0, i, key, rc, result = PKS_RESULT_PASS;
+	u64 val;
+
+	while (n < PKS_NR_KEYS && (held[n] = pks_key_alloc("test:protect",
+							   NULL, NULL)) > 0)
+		n++;
+	rc = __pks_protect(r, 0, NULL, &key, ctx->message);
+	if (rc != -ENOSPC || !strstr(ctx->message, "no free protection key"))
+		result = pks_test_fail(ctx, "with no key free, protect gave %d", rc);
+	else if (__pks_range_key(r->start, r->len) >= 0 ||
+		 !pks_can_read(__va(r->start), &val))
+		result = pks_test_fail(ctx, "a refused protect changed the range");
+	if (!rc)
+		__pks_unprotect(r->start);
+	for (i = 0; i < n; i++)
+		pks_key_free(held[i]);
+	if (result == PKS_RESULT_PASS)
+		memset(ctx->message, 0, sizeof(ctx->message));
+	return result;
+}
+
+/*
  * protect: protecting the range blocks unguarded kernel reads and writes,
  * windows still reach it, and unprotecting restores plain access. Every
  * write puts back the value that was there.
@@ -657,6 +685,9 @@ static int pks_test_protect(struct pks_test_ctx *ctx)
 
 	if (__pks_range_key(r->start, r->len) >= 0)
 		return pks_test_skip(ctx, "the namespace is protected already; disable it to run this case");
+	rc = pks_test_keys_exhausted(ctx, r);
+	if (rc)
+		return rc;
 	rc = __pks_protect(r, 0, NULL, &key, ctx->message);
 	if (rc)
 		return rc;

@@ -55,6 +55,19 @@ expect_eq "monitor event" "$(sed -n 2p /tmp/monitor.log | jq -r '[.event, .acces
 sed -n 1p /tmp/monitor.log | jq -e '.timestamp | test("^20[0-9-]+T[0-9:.]+Z$")' >/dev/null ||
 	fail "monitor timestamp"
 
+# As a daemon, logging to a file, until SIGTERM.
+pkstool monitor --daemon --log /tmp/daemon.log || fail "monitor --daemon"
+sleep 1
+pid=$(pidof pkstool) || fail "no monitor daemon running"
+pks-ioctl stray $((start + 0x2010)) write >/dev/null
+sleep 1
+kill -TERM $pid
+sleep 1
+pidof pkstool >/dev/null && fail "the daemon did not stop on SIGTERM"
+expect_eq "daemon event" "$(jq -r '[.event, .access, .offset] | join(" ")' /tmp/daemon.log)" \
+	"fault write 0x2010"
+expect_rc 2 pkstool monitor --daemon
+
 out=$(pkstool faults --since nope 2>&1)
 expect_eq "bad --since" "$?" 2
 expect_rc 1 pkstool faults no-such-ns
