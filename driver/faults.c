@@ -137,7 +137,9 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	bool has_cb;
 	int key, mode;
 
-	if (!(error_code & X86_PF_PK) || user_mode(fregs))
+	/* User pages (PKU) fault with the PK bit too; only kernel ones count. */
+	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
+	    address < TASK_SIZE_MAX)
 		return 0;
 	key = pks_addr_key(address);
 	/* Faults on keys this driver did not hand out are not ours. */
@@ -203,7 +205,8 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	u64 offset;
 	int key;
 
-	if (!(error_code & X86_PF_PK) || user_mode(fregs))
+	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
+	    address < TASK_SIZE_MAX)
 		return 0;
 	key = pks_addr_key(address);
 	if (!pks_key_valid(key))

@@ -23,12 +23,21 @@ newest() {
 		done | tail -n 1
 }
 
-case $series in
-6.1)	ver=$(newest '6\.1\.0-[0-9]*'); kbuild=linux-kbuild-6.1 ;;
-6.12)	ver=$(newest '6\.12\.[0-9]*+deb[0-9]*'); kbuild=linux-kbuild-$ver ;;
-*)	echo "fetch-kernel: unknown series '$series' (use 6.1 or 6.12)" >&2
-	exit 2 ;;
-esac
+resolve() {
+	case $series in
+	6.1)	ver=$(newest '6\.1\.0-[0-9]*'); kbuild=linux-kbuild-6.1 ;;
+	6.12)	ver=$(newest '6\.12\.[0-9]*+deb[0-9]*')
+		kbuild=linux-kbuild-$ver ;;
+	*)	echo "fetch-kernel: unknown series '$series' (use 6.1 or 6.12)" >&2
+		exit 2 ;;
+	esac
+}
+resolve
+# A machine whose package lists were never fetched knows no kernels.
+if [ -z "$ver" ] && [ "$(id -u)" -eq 0 ]; then
+	apt-get update -q >&2
+	resolve
+fi
 if [ -z "$ver" ]; then
 	echo "fetch-kernel: no $series kernel found; run 'apt-get update'" >&2
 	exit 1
