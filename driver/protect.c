@@ -549,13 +549,15 @@ int pks_range_copy(struct pks_copy *a)
 	struct pks_dax_window w;
 	size_t n, chunk_done;
 	void *bounce, *va;
+	u64 word;
 	int rc = 0;
 
 	a->done = 0;
 	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED |
 			 PKS_COPY_F_PLAIN) ||
 	    !a->len || a->len > PKS_COPY_MAX ||
-	    (unguarded && ((a->start | a->len) & 7)))
+	    (unguarded && ((a->start | a->len) & 7)) ||
+	    (plain && a->len != sizeof(word)))
 		return -EINVAL;
 	/*
 	 * Stray accesses may also hit unprotected memory (the control case of
@@ -572,7 +574,8 @@ int pks_range_copy(struct pks_copy *a)
 		if (pks_check_memory(&r, msg))
 			return -ENOENT;
 	}
-	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	/* A plain access may oops this task: nothing to leak then. */
+	bounce = plain ? &word : kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!bounce)
 		return -ENOMEM;
 	while (a->done < a->len) {
@@ -609,7 +612,8 @@ int pks_range_copy(struct pks_copy *a)
 			break;
 		}
 	}
-	kfree(bounce);
+	if (!plain)
+		kfree(bounce);
 	return rc;
 }
 

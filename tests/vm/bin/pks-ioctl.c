@@ -142,6 +142,10 @@ static int do_malformed(void)
 	copy.len = 12;
 	expect("copy: unaligned stray write", ioctl(fd, PKS_IOC_COPY, &copy),
 	       EINVAL);
+	copy.flags = PKS_COPY_F_PLAIN | PKS_COPY_F_WRITE;
+	copy.len = 16;
+	expect("copy: plain copy of two words", ioctl(fd, PKS_IOC_COPY, &copy),
+	       EINVAL);
 	copy.flags = 0;
 	copy.len = PKS_COPY_MAX + 1;
 	expect("copy: too long", ioctl(fd, PKS_IOC_COPY, &copy), EINVAL);

@@ -240,7 +240,7 @@ struct pks_list {
  * target unprotected device-dax memory, for control runs; nothing else.
  * PKS_COPY_F_PLAIN makes the unguarded access with plain loads and stores,
  * as real stray code would: in strict mode the fault then oopses the
- * caller, in relaxed mode the access completes. Writes are done 8 bytes at a
+ * caller, in relaxed mode the access completes. It copies one 8-byte word. Writes are done 8 bytes at a
  * time, so @start and @len must then be multiples of 8.
  */
 struct pks_copy {
