@@ -3,6 +3,7 @@
 #define _PKSTOOL_BUILTIN_H_
 
 #include <argp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <json-c/json.h>
 
@@ -52,6 +53,9 @@ void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
 int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what);
 int pkstool_exit_code(int rc);
+/* Set by SIGTERM or SIGINT once pkstool_catch_stop_signals() ran. */
+extern volatile sig_atomic_t pkstool_stop;
+void pkstool_catch_stop_signals(void);
 int pkstool_check_ns_filter(struct pks_ctx *ctx,
 			    const struct pkstool_opts *opts, const char *what,
 			    const char *ns_name);

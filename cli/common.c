@@ -4,6 +4,7 @@
  * path, driver checks and the exit-code mapping.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +64,26 @@ int pkstool_check_ns_filter(struct pks_ctx *ctx,
 		p_err(opts, "%s: no namespace '%s': see 'pkstool list'", what,
 		      ns_name);
 	return rc;
+}
+
+volatile sig_atomic_t pkstool_stop;
+
+static void pkstool_on_stop_signal(int sig)
+{
+	(void)sig;
+	pkstool_stop = 1;
+}
+
+/*
+ * Long-running commands end cleanly on SIGTERM or SIGINT. No SA_RESTART,
+ * so a signal also ends a wait in poll() at once.
+ */
+void pkstool_catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = pkstool_on_stop_signal };
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 }
 
 /* Errors go to stderr, prefixed, one line, whatever the output mode. */

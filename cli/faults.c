@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,14 +83,6 @@ static void fault_print_text(const struct pks_fault *f)
 	       f->ip);
 }
 
-static volatile sig_atomic_t faults_stop;
-
-static void faults_on_signal(int sig)
-{
-	(void)sig;
-	faults_stop = 1;
-}
-
 /* Print one batch: an array in JSON mode (one line when following). */
 static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts)
 {
@@ -132,8 +123,7 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	rc = pkstool_check_ns_filter(ctx, &opts.common, "faults", opts.ns_name);
 	if (rc)
 		return rc;
-	signal(SIGINT, faults_on_signal);
-	signal(SIGTERM, faults_on_signal);
+	pkstool_catch_stop_signals();
 	next = opts.since;
 	do {
 		rc = pks_faults_refresh(ctx, next, &dropped);
@@ -150,8 +140,8 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 		/* A full batch may have more behind it: read again first. */
 		if (pks_fault_get_first(ctx))
 			continue;
-		if (opts.follow && !faults_stop)
+		if (opts.follow && !pkstool_stop)
 			pks_faults_wait(ctx, 1000);
-	} while (opts.follow && !faults_stop);
+	} while (opts.follow && !pkstool_stop);
 	return 0;
 }

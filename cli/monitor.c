@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
@@ -65,14 +64,6 @@ static const struct argp monitor_argp = {
 	.children = pkstool_common_children,
 };
 
-static volatile sig_atomic_t monitor_stop;
-
-static void monitor_on_signal(int sig)
-{
-	(void)sig;
-	monitor_stop = 1;
-}
-
 static void monitor_emit(FILE *out, struct json_object *event)
 {
 	const char *line = json_object_to_json_string_ext(event,
@@ -90,7 +81,6 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct monitor_opts opts = { 0 };
 	const struct pks_fault *f;
-	struct sigaction sa = { .sa_handler = monitor_on_signal };
 	struct json_object *event;
 	uint64_t next, dropped;
 	FILE *out = stdout;
@@ -121,13 +111,11 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 		p_err(&opts.common, "monitor: daemon: %s", strerror(errno));
 		return rc;
 	}
-	/* No SA_RESTART: a signal ends the wait in poll() at once. */
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	pkstool_catch_stop_signals();
 
 	/* Only faults from now on. */
 	rc = pks_faults_head(ctx, &next);
-	while (!rc && !monitor_stop) {
+	while (!rc && !pkstool_stop) {
 		rc = pks_faults_wait(ctx, -1);
 		if (rc == -EINTR) {
 			rc = 0;

@@ -68,6 +68,19 @@ expect_eq "daemon event" "$(jq -r '[.event, .access, .offset] | join(" ")' /tmp/
 	"fault write 0x2010"
 expect_rc 2 pkstool monitor --daemon
 
+# faults --follow prints what exists, then new records, until SIGTERM.
+next=$(( $(last_seq) + 1 ))
+pkstool faults --follow --json --since "$next" > /tmp/follow.out &
+follower=$!
+sleep 1
+pks-ioctl stray $((start + 0x2018)) write >/dev/null
+sleep 2
+kill -TERM $follower
+wait $follower
+expect_eq "faults --follow exit after SIGTERM" "$?" 0
+expect_eq "followed record" "$(jq -r '.[0] | [.seq, .offset] | join(" ")' /tmp/follow.out)" \
+	"$next 0x2018"
+
 out=$(pkstool faults --since nope 2>&1)
 expect_eq "bad --since" "$?" 2
 expect_rc 1 pkstool faults no-such-ns
