@@ -360,36 +360,56 @@ int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
 	return 0;
 }
 
-int __pks_unprotect(phys_addr_t start)
+/* The protected range that starts at @start, or NULL. */
+static struct pks_prot *__pks_find_start(phys_addr_t start)
 {
 	struct pks_prot *p;
 
 	lockdep_assert_held(&pks_lock);
-	list_for_each_entry(p, &pks_prots, list) {
-		if (p->start == start) {
-			__pks_release(p);
-			return 0;
-		}
-	}
-	return -ENOENT;
+	list_for_each_entry(p, &pks_prots, list)
+		if (p->start == start)
+			return p;
+	return NULL;
+}
+
+int __pks_unprotect(phys_addr_t start)
+{
+	struct pks_prot *p = __pks_find_start(start);
+
+	if (!p)
+		return -ENOENT;
+	__pks_release(p);
+	return 0;
 }
 
 int __pks_set_mode(phys_addr_t start, u32 mode)
 {
 	struct pks_prot *p;
 
-	lockdep_assert_held(&pks_lock);
 	if (mode != PKS_MODE_STRICT && mode != PKS_MODE_RELAXED)
 		return -EINVAL;
-	list_for_each_entry(p, &pks_prots, list) {
-		if (p->start == start) {
-			WRITE_ONCE(p->mode, mode);
-			pr_info("%s: now %s\n", p->name,
-				mode == PKS_MODE_RELAXED ? "relaxed" : "strict");
-			return 0;
-		}
-	}
-	return -ENOENT;
+	p = __pks_find_start(start);
+	if (!p)
+		return -ENOENT;
+	WRITE_ONCE(p->mode, mode);
+	pr_info("%s: now %s\n", p->name,
+		mode == PKS_MODE_RELAXED ? "relaxed" : "strict");
+	return 0;
+}
+
+/*
+ * The protected range that holds all of [start, start + len), or NULL.
+ * Lockless: the caller holds rcu_read_lock(), and may run in any context.
+ */
+static struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len)
+{
+	struct pks_prot *p;
+
+	list_for_each_entry_rcu(p, &pks_prots, list)
+		if (p->start <= start && len <= p->len &&
+		    start - p->start <= p->len - len)
+			return p;
+	return NULL;
 }
 
 /*
@@ -405,15 +425,13 @@ int pks_prot_fault(unsigned long address, char *name, u64 *offset,
 	int mode = -1;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(p, &pks_prots, list) {
-		if (pa < p->start || pa - p->start >= p->len)
-			continue;
+	p = pks_prot_holding(pa, 1);
+	if (p) {
 		if (count)
 			atomic64_inc(&p->faults);
 		memcpy(name, p->name, PKS_NAME_LEN);
 		*offset = pa - p->start;
 		mode = READ_ONCE(p->mode);
-		break;
 	}
 	rcu_read_unlock();
 	return mode;
@@ -444,22 +462,15 @@ int pks_list_ranges(struct pks_range_info *info, unsigned int nr)
 }
 
 /* The key of the protected range holding [start, start + len), or -1. */
-static int __pks_range_key(phys_addr_t start, u64 len)
-{
-	struct pks_prot *p = __pks_find(start, len);
-
-	if (p && p->start <= start && start + len <= p->start + p->len)
-		return p->key;
-	return -1;
-}
-
 static int pks_range_key(phys_addr_t start, u64 len)
 {
+	struct pks_prot *p;
 	int key;
 
-	mutex_lock(&pks_lock);
-	key = __pks_range_key(start, len);
-	mutex_unlock(&pks_lock);
+	rcu_read_lock();
+	p = pks_prot_holding(start, len);
+	key = p ? p->key : -1;
+	rcu_read_unlock();
 	return key;
 }
 
@@ -471,7 +482,7 @@ static int pks_range_key(phys_addr_t start, u64 len)
  * @window: filled in for pks_dax_access_end()
  *
  * Disables preemption until pks_dax_access_end(): the access between the
- * two must not sleep.
+ * two must not sleep. Takes no lock: callable in any context.
  *
  * Return: the kernel address of @start, or an ERR_PTR: -ENOENT when the
  * span is not inside one protected range.
@@ -662,7 +673,7 @@ static int pks_test_keys_exhausted(struct pks_test_ctx *ctx,
 	rc = __pks_protect(r, 0, NULL, &key, ctx->message);
 	if (rc != -ENOSPC || !strstr(ctx->message, "no free protection key"))
 		result = pks_test_fail(ctx, "with no key free, protect gave %d", rc);
-	else if (__pks_range_key(r->start, r->len) >= 0 ||
+	else if (pks_range_key(r->start, r->len) >= 0 ||
 		 !pks_can_read(__va(r->start), &val))
 		result = pks_test_fail(ctx, "a refused protect changed the range");
 	if (!rc)
@@ -687,7 +698,7 @@ static int pks_test_protect(struct pks_test_ctx *ctx)
 	u64 val, orig, off;
 	void *va;
 
-	if (__pks_range_key(r->start, r->len) >= 0)
+	if (pks_range_key(r->start, r->len) >= 0)
 		return pks_test_skip(ctx, "the namespace is protected already; disable it to run this case");
 	rc = pks_test_keys_exhausted(ctx, r);
 	if (rc)
@@ -739,7 +750,7 @@ static int pks_test_stray_write(struct pks_test_ctx *ctx)
 	bool ours = false;
 	void *va;
 
-	key = __pks_range_key(r->start, r->len);
+	key = pks_range_key(r->start, r->len);
 	if (key < 0) {
 		rc = __pks_protect(r, 0, NULL, &key, ctx->message);
 		if (rc)
