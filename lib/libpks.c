@@ -158,6 +158,14 @@ const char *pks_device_path(struct pks_ctx *ctx)
 	return ctx->device;
 }
 
+/* One ioctl on the device: 0, or why the device or the call failed. */
+static int pks_call(struct pks_ctx *ctx, unsigned long cmd, void *arg)
+{
+	if (ctx->open_err)
+		return ctx->open_err;
+	return ioctl(ctx->fd, cmd, arg) < 0 ? -errno : 0;
+}
+
 static int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
 			struct pks_cpu_info *cpus, unsigned int nr_cpus)
 {
@@ -165,11 +173,7 @@ static int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
 	info->size = sizeof(*info);
 	info->nr_cpus = nr_cpus;
 	info->cpus = (uintptr_t)cpus;
-	if (ctx->open_err)
-		return ctx->open_err;
-	if (ioctl(ctx->fd, PKS_IOC_GET_INFO, info) < 0)
-		return -errno;
-	return 0;
+	return pks_call(ctx, PKS_IOC_GET_INFO, info);
 }
 
 int pks_driver_status(struct pks_ctx *ctx)
@@ -395,8 +399,7 @@ int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 		if (rc)
 			return rc;
 	}
-	if (ioctl(ctx->fd, PKS_IOC_RUN_TEST, &run) < 0)
-		rc = -errno;
+	rc = pks_call(ctx, PKS_IOC_RUN_TEST, &run);
 	if (fd >= 0)
 		pks_ns_unmap(&run.range, fd);
 	run.message[PKS_MESSAGE_LEN - 1] = '\0';
@@ -474,10 +477,14 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 	struct pks_ns *ns;
 	unsigned int i;
 
+	int rc;
+
+	/* Without the driver, every namespace is simply unprotected. */
 	if (ctx->open_err)
 		return 0;
-	if (ioctl(ctx->fd, PKS_IOC_LIST, &list) < 0)
-		return -errno;
+	rc = pks_call(ctx, PKS_IOC_LIST, &list);
+	if (rc)
+		return rc;
 	pks_ns_foreach(ctx, ns) {
 		ns->key = -1;
 		ns->prot_mode = -1;
@@ -592,12 +599,8 @@ int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
 		.flags = flags,
 		.range = *range,
 	};
-	int rc = 0;
+	int rc = pks_call(ctx, PKS_IOC_PROTECT, &prot);
 
-	if (ctx->open_err)
-		return ctx->open_err;
-	if (ioctl(ctx->fd, PKS_IOC_PROTECT, &prot) < 0)
-		rc = -errno;
 	prot.message[PKS_MESSAGE_LEN - 1] = '\0';
 	if (why && len)
 		snprintf(why, len, "%s", prot.message);
@@ -637,10 +640,10 @@ int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode)
 		.start = ns->resource,
 	};
 
-	if (ns->ctx->open_err)
-		return ns->ctx->open_err;
-	if (ioctl(ns->ctx->fd, PKS_IOC_SET_MODE, &set) < 0)
-		return -errno;
+	int rc = pks_call(ns->ctx, PKS_IOC_SET_MODE, &set);
+
+	if (rc)
+		return rc;
 	ns->prot_mode = mode;
 	return 0;
 }
@@ -675,20 +678,10 @@ int pks_mode_lookup(const char *name)
 	return -EINVAL;
 }
 
-static int pks_faults_ioctl(struct pks_ctx *ctx, struct pks_faults *req)
-{
-	req->size = sizeof(*req);
-	if (ctx->open_err)
-		return ctx->open_err;
-	if (ioctl(ctx->fd, PKS_IOC_FAULTS, req) < 0)
-		return -errno;
-	return 0;
-}
-
 int pks_faults_head(struct pks_ctx *ctx, uint64_t *head)
 {
-	struct pks_faults req = { .nr = 0 };
-	int rc = pks_faults_ioctl(ctx, &req);
+	struct pks_faults req = { .size = sizeof(req), .nr = 0 };
+	int rc = pks_call(ctx, PKS_IOC_FAULTS, &req);
 
 	if (!rc) {
 		*head = req.next;
@@ -700,6 +693,7 @@ int pks_faults_head(struct pks_ctx *ctx, uint64_t *head)
 int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
 {
 	struct pks_faults req = {
+		.size = sizeof(req),
 		.nr = PKS_FAULT_RING,
 		.since = since,
 	};
@@ -712,7 +706,7 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
 	}
 	req.records = (uintptr_t)ctx->faults;
 	ctx->nr_faults = 0;
-	rc = pks_faults_ioctl(ctx, &req);
+	rc = pks_call(ctx, PKS_IOC_FAULTS, &req);
 	if (rc)
 		return rc;
 	ctx->nr_faults = req.nr;
@@ -771,10 +765,10 @@ int pks_ns_unprotect(struct pks_ns *ns)
 		.start = ns->resource,
 	};
 
-	if (ns->ctx->open_err)
-		return ns->ctx->open_err;
-	if (ioctl(ns->ctx->fd, PKS_IOC_UNPROTECT, &unprot) < 0)
-		return -errno;
+	int rc = pks_call(ns->ctx, PKS_IOC_UNPROTECT, &unprot);
+
+	if (rc)
+		return rc;
 	ns->key = -1;
 	return 0;
 }
@@ -789,14 +783,14 @@ int pks_ns_copy(struct pks_ns *ns, uint64_t offset, void *buf, size_t len,
 		.len = len,
 		.buf = (uintptr_t)buf,
 	};
-	int rc = 0;
+	int rc;
 
+	/* No driver is the first thing to report, as for every other call. */
 	if (ns->ctx->open_err)
 		return ns->ctx->open_err;
 	if (offset >= ns->range_size || len > ns->range_size - offset)
 		return -ERANGE;
-	if (ioctl(ns->ctx->fd, PKS_IOC_COPY, &copy) < 0)
-		rc = -errno;
+	rc = pks_call(ns->ctx, PKS_IOC_COPY, &copy);
 	if (done)
 		*done = copy.done;
 	return rc;
