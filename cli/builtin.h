@@ -58,7 +58,8 @@ extern volatile sig_atomic_t pkstool_stop;
 void pkstool_catch_stop_signals(void);
 int pkstool_check_ns_filter(struct pks_ctx *ctx,
 			    const struct pkstool_opts *opts, const char *what,
-			    const char *ns_name);
+			    const char *ns_name, const char **chardev);
+bool pks_fault_matches(const struct pks_fault *f, const char *chardev);
 void display_json_array(struct json_object *array);
 
 /* json.c */
@@ -67,7 +68,5 @@ struct json_object *pks_key_to_json(struct pks_key *key);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 struct json_object *pks_fault_to_json(const struct pks_fault *f);
-bool pks_fault_matches(struct pks_ctx *ctx, const struct pks_fault *f,
-		       const char *ns_name);
 
 #endif /* _PKSTOOL_BUILTIN_H_ */

@@ -46,24 +46,40 @@ const struct argp_child pkstool_common_children[] = {
 };
 
 /*
- * Check an optional namespace filter before waiting on faults, so that a
- * typo fails at once. Returns 0 or -errno.
+ * Resolve an optional namespace filter once, before waiting on faults, so
+ * that a typo fails at once. *chardev becomes NULL without a filter, else
+ * the namespace's dax device ("" when it has none, which matches no
+ * record). Returns 0 or -errno.
  */
 int pkstool_check_ns_filter(struct pks_ctx *ctx,
 			    const struct pkstool_opts *opts, const char *what,
-			    const char *ns_name)
+			    const char *ns_name, const char **chardev)
 {
+	struct pks_ns *ns = NULL;
 	int rc;
 
+	*chardev = NULL;
 	if (!ns_name)
 		return 0;
 	rc = pks_ns_scan(ctx);
-	if (!rc && !pks_ns_find(ctx, ns_name))
-		rc = -ENOENT;
-	if (rc)
+	if (!rc) {
+		ns = pks_ns_find(ctx, ns_name);
+		rc = ns ? 0 : -ENOENT;
+	}
+	if (rc) {
 		p_err(opts, "%s: no namespace '%s': see 'pkstool list'", what,
 		      ns_name);
-	return rc;
+		return rc;
+	}
+	*chardev = pks_ns_get_chardev(ns) ? pks_ns_get_chardev(ns) : "";
+	return 0;
+}
+
+/* Records of the dax device @chardev only, when it is not NULL. */
+bool pks_fault_matches(const struct pks_fault *f, const char *chardev)
+{
+	return !chardev || ((f->flags & PKS_FAULT_F_NAMESPACE) &&
+			    !strcmp(f->owner, chardev));
 }
 
 volatile sig_atomic_t pkstool_stop;

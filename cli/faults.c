@@ -15,6 +15,7 @@ struct faults_opts {
 	bool follow;
 	uint64_t since;
 	const char *ns_name;
+	const char *chardev;	/* resolved from ns_name */
 };
 
 static const struct argp_option faults_options[] = {
@@ -60,20 +61,6 @@ static const struct argp faults_argp = {
 	.children = pkstool_common_children,
 };
 
-/* Records of @ns_name's dax device only, when one is named. */
-bool pks_fault_matches(struct pks_ctx *ctx, const struct pks_fault *f,
-		       const char *ns_name)
-{
-	struct pks_ns *ns;
-
-	if (!ns_name)
-		return true;
-	ns = pks_ns_find(ctx, ns_name);
-	return ns && pks_ns_get_chardev(ns) &&
-	       (f->flags & PKS_FAULT_F_NAMESPACE) &&
-	       !strcmp(f->owner, pks_ns_get_chardev(ns));
-}
-
 static void fault_print_text(const struct pks_fault *f)
 {
 	printf("%" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s\n",
@@ -90,7 +77,7 @@ static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts)
 	const struct pks_fault *f;
 
 	pks_fault_foreach(ctx, f) {
-		if (!pks_fault_matches(ctx, f, opts->ns_name))
+		if (!pks_fault_matches(f, opts->chardev))
 			continue;
 		if (opts->common.json)
 			json_object_array_add(array, pks_fault_to_json(f));
@@ -120,7 +107,8 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	rc = pkstool_open_driver(ctx, &opts.common, "faults");
 	if (rc)
 		return rc;
-	rc = pkstool_check_ns_filter(ctx, &opts.common, "faults", opts.ns_name);
+	rc = pkstool_check_ns_filter(ctx, &opts.common, "faults", opts.ns_name,
+				     &opts.chardev);
 	if (rc)
 		return rc;
 	pkstool_catch_stop_signals();

@@ -18,6 +18,7 @@ struct monitor_opts {
 	const char *log;
 	bool daemon;
 	const char *ns_name;
+	const char *chardev;	/* resolved from ns_name */
 };
 
 static const struct argp_option monitor_options[] = {
@@ -91,7 +92,8 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	rc = pkstool_open_driver(ctx, &opts.common, "monitor");
 	if (rc)
 		return rc;
-	rc = pkstool_check_ns_filter(ctx, &opts.common, "monitor", opts.ns_name);
+	rc = pkstool_check_ns_filter(ctx, &opts.common, "monitor", opts.ns_name,
+				     &opts.chardev);
 	if (rc)
 		return rc;
 	if (opts.log && !strcmp(opts.log, "syslog")) {
@@ -136,7 +138,7 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 			json_object_put(event);
 		}
 		pks_fault_foreach(ctx, f) {
-			if (!pks_fault_matches(ctx, f, opts.ns_name))
+			if (!pks_fault_matches(f, opts.chardev))
 				continue;
 			event = pks_fault_to_json(f);
 			json_object_object_add(event, "event",
