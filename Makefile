@@ -127,8 +127,12 @@ $(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(BUILD)/libpks.a
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
 		-lpmem2 $(NDCTL_LIBS)
 
+$(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
+
 vm-bin: $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
-	$(BUILD)/vm-bin/pks-bench
+	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths
 
 $(BUILD)/vm-bin/pks-bench: tests/vm/bin/pks-bench.c driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)

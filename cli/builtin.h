@@ -65,6 +65,7 @@ void display_json_array(struct json_object *array);
 /* json.c */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
 struct json_object *pks_key_to_json(struct pks_key *key);
+struct json_object *pks_path_to_json(struct pks_path *path);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 struct json_object *pks_fault_to_json(const struct pks_fault *f);

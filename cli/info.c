@@ -32,6 +32,25 @@ static const struct argp info_argp = {
 	.children = pkstool_common_children,
 };
 
+/* Kernel-path grants: null without the driver. */
+static struct json_object *grants_to_json(struct pks_ctx *ctx)
+{
+	struct json_object *jg = json_object_new_object();
+	struct json_object *jpaths = json_object_new_array();
+	struct pks_path *path;
+
+	json_object_object_add(jg, "armed",
+			       json_object_new_boolean(pks_grants_armed(ctx)));
+	json_object_object_add(jg, "tasks_attached",
+			       json_object_new_int(pks_get_tasks_attached(ctx)));
+	json_object_object_add(jg, "fault_probe_hits", json_object_new_uint64(
+			       pks_get_fault_probe_hits(ctx)));
+	pks_path_foreach(ctx, path)
+		json_object_array_add(jpaths, pks_path_to_json(path));
+	json_object_object_add(jg, "paths", jpaths);
+	return jg;
+}
+
 static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 {
 	struct json_object *jinfo = json_object_new_object();
@@ -66,11 +85,14 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 	}
 	json_object_object_add(jinfo, "cpus", jcpus);
 	json_object_object_add(jinfo, "keys", jkeys);
+	json_object_object_add(jinfo, "grants",
+			       loaded ? grants_to_json(ctx) : NULL);
 	return jinfo;
 }
 
 static void info_print_text(struct pks_ctx *ctx, int status)
 {
+	struct pks_path *path;
 	struct pks_cpu *cpu;
 	struct pks_key *key;
 
@@ -97,6 +119,17 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	pks_key_foreach(ctx, key)
 		printf("key %2u: %s\n", pks_key_get_id(key),
 		       *pks_key_get_owner(key) ? pks_key_get_owner(key) : "free");
+	printf("kernel-path grants: %s, %u tasks holding access, %llu fault probe hits\n",
+	       pks_grants_armed(ctx) ? "armed" : "off (no namespace protected)",
+	       pks_get_tasks_attached(ctx),
+	       (unsigned long long)pks_get_fault_probe_hits(ctx));
+	pks_path_foreach(ctx, path)
+		printf("path %-12s probed %u/%u calls %llu grants %llu missed %llu\n",
+		       pks_path_get_name(path), pks_path_get_probed(path),
+		       pks_path_get_functions(path),
+		       (unsigned long long)pks_path_get_calls(path),
+		       (unsigned long long)pks_path_get_grants(path),
+		       (unsigned long long)pks_path_get_missed(path));
 }
 
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx)

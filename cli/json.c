@@ -57,6 +57,27 @@ struct json_object *pks_key_to_json(struct pks_key *key)
 	return jkey;
 }
 
+struct json_object *pks_path_to_json(struct pks_path *path)
+{
+	struct json_object *jpath = json_object_new_object();
+
+	if (!jpath)
+		return NULL;
+	json_object_object_add(jpath, "name",
+			       json_object_new_string(pks_path_get_name(path)));
+	json_object_object_add(jpath, "functions",
+			       json_object_new_int(pks_path_get_functions(path)));
+	json_object_object_add(jpath, "probed",
+			       json_object_new_int(pks_path_get_probed(path)));
+	json_object_object_add(jpath, "calls",
+			       json_object_new_uint64(pks_path_get_calls(path)));
+	json_object_object_add(jpath, "grants",
+			       json_object_new_uint64(pks_path_get_grants(path)));
+	json_object_object_add(jpath, "missed",
+			       json_object_new_uint64(pks_path_get_missed(path)));
+	return jpath;
+}
+
 /* -u: sizes as "1008.00 MiB (1.06 GB)", like ndctl's util_json_object_size. */
 static int size_to_human(struct json_object *jobj, struct printbuf *pb,
 			 int level, int flags)

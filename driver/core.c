@@ -69,12 +69,14 @@ static int __init pks_init(void)
 		pr_err("cannot enable PKS on the online CPUs: %d\n", rc);
 		return rc;
 	}
+	pks_tasks_init();
 	/* Without the probe, keys and guards still work; callbacks do not. */
 	pks_faults_init();
 	rc = misc_register(&pks_misc);
 	if (rc) {
 		pr_err("cannot register /dev/pks: %d\n", rc);
 		pks_faults_exit();
+		pks_tasks_exit();
 		pks_disable_all();
 		return rc;
 	}
@@ -87,7 +89,9 @@ static void __exit pks_exit(void)
 {
 	misc_deregister(&pks_misc);
 	pks_protect_exit();
+	pks_grants_exit();
 	pks_faults_exit();
+	pks_tasks_exit();
 	pks_disable_all();
 	pr_info("PKS disabled\n");
 }

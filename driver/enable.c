@@ -43,20 +43,24 @@ bool pks_cpu_supported(void)
 
 /*
  * Write PKRS on this CPU unless it already holds @pkrs. Callers have
- * preemption disabled. An interrupt that nests here restores what it
- * changed before returning, so the read-compare-write needs no lock.
+ * preemption disabled. Interrupts are off across the compare and the
+ * write, so an IPI that changes PKRS (pks_key_free()) cannot fall between
+ * them and leave the copy and the register apart.
  */
 void pks_write_pkrs(u32 pkrs)
 {
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
+	unsigned long flags;
 
+	local_irq_save(flags);
 	if (st->pkrs == pkrs) {
-		this_cpu_inc(pks_cpu.skipped);
-		return;
+		st->skipped++;
+	} else {
+		st->pkrs = pkrs;
+		wrmsrl(MSR_IA32_PKRS, pkrs);
+		st->writes++;
 	}
-	st->pkrs = pkrs;
-	wrmsrl(MSR_IA32_PKRS, pkrs);
-	this_cpu_inc(pks_cpu.writes);
+	local_irq_restore(flags);
 }
 
 u32 pks_read_pkrs_cache(void)

@@ -125,8 +125,30 @@ static void pks_fault_record(struct pks_fault *f, struct pt_regs *fregs)
 }
 
 /*
+ * A probed fault-path function is replaced by this when the fault was
+ * handled: the kprobe points the saved ip here, so the function returns at
+ * once (both probed functions return void) and the faulting instruction
+ * retries.
+ */
+static noinline void pks_fault_handled(void)
+{
+	barrier();
+}
+
+static atomic64_t pks_fixup_hits = ATOMIC64_INIT(0);
+
+u64 pks_fault_probe_hits(void)
+{
+	return atomic64_read(&pks_fixup_hits);
+}
+
+/*
  * kernelmode_fixup_or_oops(struct pt_regs *regs, unsigned long error_code,
  *			    unsigned long address, ...)
+ *
+ * Before any fixup: a fault that a granted kernel path takes on a
+ * protected namespace gets the key for its task and is retried, unseen;
+ * every other fault on our keys is recorded.
  */
 static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -141,6 +163,7 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
 	    address < TASK_SIZE_MAX)
 		return 0;
+	atomic64_inc(&pks_fixup_hits);
 	key = pks_addr_key(address);
 	/* Faults on keys this driver did not hand out are not ours. */
 	if (!pks_key_owner(key, f.owner, &has_cb))
@@ -148,7 +171,13 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	f.address = address;
 	f.key = key;
 	f.flags = error_code & X86_PF_WRITE ? PKS_FAULT_F_WRITE : 0;
-	mode = pks_prot_fault(address, f.owner, &f.offset, true);
+	mode = pks_prot_fault(address, f.owner, &f.offset, false);
+	if (mode >= 0 && pks_grant_fault(key, error_code & X86_PF_WRITE)) {
+		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
+		return 1;
+	}
+	if (mode >= 0)
+		pks_prot_fault(address, f.owner, &f.offset, true);
 	if (mode >= 0)
 		f.flags |= PKS_FAULT_F_NAMESPACE;
 	else
@@ -167,16 +196,6 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 		f.outcome = PKS_FAULT_OOPS;
 	pks_fault_record(&f, fregs);
 	return 0;
-}
-
-/*
- * page_fault_oops() is replaced by this when a fault was handled: the
- * kprobe points the saved ip here, so the oops path returns at once and
- * the faulting instruction retries.
- */
-static noinline void pks_fault_handled(void)
-{
-	barrier();
 }
 
 /* Open @key for one instruction of the faulting context. */

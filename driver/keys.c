@@ -77,6 +77,7 @@ EXPORT_SYMBOL_GPL(pks_key_alloc);
 
 static void pks_key_reset_local(void *data)
 {
+	pks_task_revoke_local();
 	pks_set_access((long)data, PKS_NO_ACCESS);
 }
 
@@ -84,8 +85,11 @@ static void pks_key_reset_local(void *data)
  * pks_key_free() - release a key from pks_key_alloc()
  * @key: the key
  *
- * The consumer must have removed the key from its mappings. A grant left
- * open on any CPU is closed, so the next owner starts access-disabled.
+ * The consumer must have removed the key from its mappings. Its fault
+ * callback is detached first and callbacks already running are waited
+ * for, so none runs after this returns; then grants left open on any CPU
+ * or held by any task are closed, so the next owner starts
+ * access-disabled. Process context: it may sleep.
  */
 void pks_key_free(int key)
 {
@@ -93,10 +97,18 @@ void pks_key_free(int key)
 
 	if (WARN_ON(!pks_key_valid(key)))
 		return;
+	spin_lock_irqsave(&pks_keys_lock, flags);
+	WARN_ON(!pks_keys[key].owner[0]);
+	pks_keys[key].fault_cb = NULL;
+	pks_keys[key].data = NULL;
+	spin_unlock_irqrestore(&pks_keys_lock, flags);
+	/* The fault path calls callbacks with preemption off. */
+	synchronize_rcu();
+
+	pks_task_revoke();
 	on_each_cpu(pks_key_reset_local, (void *)(long)key, 1);
 
 	spin_lock_irqsave(&pks_keys_lock, flags);
-	WARN_ON(!pks_keys[key].owner[0]);
 	memset(&pks_keys[key], 0, sizeof(pks_keys[key]));
 	spin_unlock_irqrestore(&pks_keys_lock, flags);
 }

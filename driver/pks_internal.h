@@ -48,6 +48,27 @@ u32 pks_read_pkrs_cache(void);
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info);
 void pks_counters(u64 *writes, u64 *skipped);
 
+/* task.c */
+struct pks_task *pks_task_find(void);
+struct pks_task *pks_task_get(struct pks_task *own);
+void pks_task_put(struct pks_task *t);
+void pks_task_set_key(struct pks_task *t, int key, u32 bits);
+void pks_task_restore(struct pks_task *t, u32 pkrs, u32 granted,
+		      unsigned int gen);
+bool pks_task_grant(struct pks_task *t, int key, bool write);
+void pks_task_revoke(void);
+void pks_task_revoke_local(void);
+unsigned int pks_tasks_attached_count(void);
+int pks_tasks_init(void);
+void pks_tasks_exit(void);
+
+/* grants.c */
+bool pks_grant_fault(int key, bool write);
+void pks_grants_arm(void);
+void pks_grants_disarm(void);
+void pks_grants_exit(void);
+void pks_grants_fill(struct pks_grants *g);
+
 /* guards.c */
 void pks_set_key_bits(int key, u32 bits);
 
@@ -84,6 +105,7 @@ int pks_faults_init(void);
 void pks_faults_exit(void);
 bool pks_faults_active(void);
 bool pks_faults_logging(void);
+u64 pks_fault_probe_hits(void);
 int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out);
 u64 pks_faults_head(void);
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
@@ -130,6 +152,7 @@ struct pks_test_category {
 
 extern const struct pks_test_category pks_enable_tests;
 extern const struct pks_test_category pks_guard_tests;
+extern const struct pks_test_category pks_task_tests;
 extern const struct pks_test_category pks_key_tests;
 extern const struct pks_test_category pks_fault_tests;
 extern const struct pks_test_category pks_protect_tests;

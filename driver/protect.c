@@ -24,6 +24,9 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/uaccess.h>
+#include <linux/wait_bit.h>
+#include <asm/barrier.h>
 #include <asm/set_memory.h>
 #include <asm/tlbflush.h>
 
@@ -37,6 +40,8 @@
  * @dev: the dax device, referenced while protected
  * @mode: enum pks_mode, read locklessly by the fault path
  * @faults: stray accesses recorded on the range
+ * @users: one for the list, one per task window on the range; the range
+ *	is restored only once it drops to zero
  * @name: its name
  */
 struct pks_prot {
@@ -48,6 +53,7 @@ struct pks_prot {
 	struct device *dev;
 	u32 mode;
 	atomic64_t faults;
+	atomic_t users;
 	char name[PKS_NAME_LEN];
 };
 
@@ -165,9 +171,12 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 	}
 	dev = pks_dax_device(vma->vm_file);
 	if (dev) {
+		int id = dax_read_lock();
+
 		dax_dev = inode_dax(file_inode(vma->vm_file));
 		if (!dax_alive(dax_dev))
 			dev = NULL;
+		dax_read_unlock(id);
 	}
 	if (!dev) {
 		mmap_read_unlock(mm);
@@ -238,18 +247,33 @@ static void pks_flush_tlb_local(void *unused)
 	__flush_tlb_all();
 }
 
+/*
+ * Retag every direct-map page of the range. Each entry is swapped with
+ * cmpxchg so that a concurrent change to its other bits (the kernel
+ * splitting or marking a page after a memory failure) is never undone;
+ * an entry that is gone is skipped and reported.
+ */
 static void __pks_set_range_key(struct pks_prot *p, int key)
 {
 	phys_addr_t pa, end = p->start + p->len;
 	unsigned int level;
+	pteval_t old, new;
 	pte_t *pte;
 
 	lockdep_assert_held(&pks_lock);
-	for (pa = p->start; pa < end;
-	     pa += page_level_size(level)) {
+	for (pa = p->start; pa < end; pa += page_level_size(level)) {
 		pte = lookup_address((unsigned long)__va(pa), &level);
-		set_pte(pte, __pte((pte_val(*pte) & ~PKS_PTE_KEY_MASK) |
-				   ((u64)key << PKS_PTE_KEY_SHIFT)));
+		if (!pte) {
+			pr_err("%s: %#llx left the direct map; not retagged\n",
+			       p->name, (u64)pa);
+			level = PG_LEVEL_4K;
+			continue;
+		}
+		old = pte_val(READ_ONCE(*pte));
+		do {
+			new = (old & ~PKS_PTE_KEY_MASK) |
+			      ((u64)key << PKS_PTE_KEY_SHIFT);
+		} while (!try_cmpxchg64((u64 *)&pte->pte, (u64 *)&old, new));
 	}
 	on_each_cpu(pks_flush_tlb_local, NULL, 1);
 }
@@ -270,8 +294,15 @@ static void __pks_release(struct pks_prot *p)
 	lockdep_assert_held(&pks_lock);
 	__pks_set_range_key(p, 0);
 	list_del_rcu(&p->list);
-	/* The fault path may still be looking at it. */
+	if (list_empty(&pks_prots))
+		pks_grants_disarm();
+	/*
+	 * The fault path and non-preemptible windows may still be looking at
+	 * it; task windows hold a reference until they close.
+	 */
 	synchronize_rcu();
+	if (!atomic_dec_and_test(&p->users))
+		wait_var_event(&p->users, !atomic_read(&p->users));
 	pks_key_free(p->key);
 	pr_info("%s: protection off, key %d freed\n", p->name, p->key);
 	put_device(p->dev);
@@ -349,6 +380,10 @@ int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
 		kfree(p);
 		return rc;
 	}
+	atomic_set(&p->users, 1);
+	/* Kernel paths that touch user pages need their grants first. */
+	if (list_empty(&pks_prots))
+		pks_grants_arm();
 	list_add_tail_rcu(&p->list, &pks_prots);
 	__pks_set_range_key(p, p->key);
 	pr_info("%s: %#llx+%#llx protected with key %d (%lu KiB pages), %s\n",
@@ -420,10 +455,13 @@ static struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len)
 int pks_prot_fault(unsigned long address, char *name, u64 *offset,
 		   bool count)
 {
-	phys_addr_t pa = address - PAGE_OFFSET;
 	struct pks_prot *p;
+	phys_addr_t pa;
 	int mode = -1;
 
+	if (address < PAGE_OFFSET)
+		return -1;
+	pa = __pa(address);
 	rcu_read_lock();
 	p = pks_prot_holding(pa, 1);
 	if (p) {
@@ -475,14 +513,16 @@ static int pks_range_key(phys_addr_t start, u64 len)
 }
 
 /**
- * pks_dax_access_begin() - open an access window on protected pmem
+ * pks_dax_access_begin() - open a non-preemptible window on protected pmem
  * @start: physical address inside a protected range
  * @len: bytes to access, all inside that range
  * @access: PKS_READ_ONLY or PKS_READ_WRITE
  * @window: filled in for pks_dax_access_end()
  *
  * Disables preemption until pks_dax_access_end(): the access between the
- * two must not sleep. Takes no lock: callable in any context.
+ * two must not sleep. The range is looked up inside the window, so it
+ * cannot be released (nor its direct map torn down) before the window
+ * closes. Takes no lock: callable in any context.
  *
  * Return: the kernel address of @start, or an ERR_PTR: -ENOENT when the
  * span is not inside one protected range.
@@ -490,23 +530,76 @@ static int pks_range_key(phys_addr_t start, u64 len)
 void *pks_dax_access_begin(phys_addr_t start, size_t len,
 			   enum pks_access access, struct pks_dax_window *window)
 {
-	int key = pks_range_key(start, len);
+	struct pks_prot *p;
 
-	if (key < 0)
-		return ERR_PTR(-ENOENT);
-	window->key = key;
-	window->prev = pks_window_open(key, access);
-	return __va(start);
+	/* Preemption off holds off the release's synchronize_rcu(). */
+	preempt_disable();
+	rcu_read_lock();
+	p = pks_prot_holding(start, len);
+	if (p) {
+		window->key = p->key;
+		window->range = NULL;
+		window->prev = pks_window_open(p->key, access);
+	}
+	rcu_read_unlock();
+	preempt_enable();
+	return p ? __va(start) : ERR_PTR(-ENOENT);
 }
 EXPORT_SYMBOL_GPL(pks_dax_access_begin);
 
 /**
- * pks_dax_access_end() - close a window from pks_dax_access_begin()
- * @window: what pks_dax_access_begin() filled in
+ * pks_dax_access_begin_task() - open a window on protected pmem that may
+ *	sleep
+ * @start: physical address inside a protected range
+ * @len: bytes to access, all inside that range
+ * @access: PKS_READ_ONLY or PKS_READ_WRITE
+ * @window: filled in for pks_dax_access_end()
+ *
+ * For copies that take page faults on user buffers or sleep: the access
+ * belongs to the calling task (see pks_task_window_open()) and holds the
+ * range, so disabling its protection waits for the window to close. Task
+ * context only.
+ *
+ * Return: the kernel address of @start, or an ERR_PTR: -ENOENT when the
+ * span is not inside one protected range.
+ */
+void *pks_dax_access_begin_task(phys_addr_t start, size_t len,
+				enum pks_access access,
+				struct pks_dax_window *window)
+{
+	struct pks_prot *p;
+
+	might_sleep();
+	rcu_read_lock();
+	p = pks_prot_holding(start, len);
+	if (p && !atomic_inc_not_zero(&p->users))
+		p = NULL;
+	rcu_read_unlock();
+	if (!p)
+		return ERR_PTR(-ENOENT);
+	window->key = p->key;
+	window->range = p;
+	pks_task_window_open(p->key, access, &window->task);
+	return __va(start);
+}
+EXPORT_SYMBOL_GPL(pks_dax_access_begin_task);
+
+/**
+ * pks_dax_access_end() - close a window from pks_dax_access_begin() or
+ *	pks_dax_access_begin_task()
+ * @window: what the begin call filled in
  */
 void pks_dax_access_end(struct pks_dax_window *window)
 {
-	pks_window_close(window->key, window->prev);
+	struct pks_prot *p = window->range;
+
+	if (!p) {
+		pks_window_close(window->key, window->prev);
+		return;
+	}
+	pks_task_window_close(&window->task);
+	if (atomic_dec_and_test(&p->users))
+		wake_up_var(&p->users);
 }
 EXPORT_SYMBOL_GPL(pks_dax_access_end);
 
@@ -558,7 +651,7 @@ int pks_range_copy(struct pks_copy *a)
 	bool unguarded = plain || (a->flags & PKS_COPY_F_UNGUARDED);
 	char __user *ubuf = u64_to_user_ptr(a->buf);
 	struct pks_dax_window w;
-	size_t n, chunk_done;
+	size_t n, chunk_done = 0;
 	void *bounce, *va;
 	u64 word;
 	int rc = 0;
@@ -611,11 +704,14 @@ int pks_range_copy(struct pks_copy *a)
 				rc = PTR_ERR(va);
 				break;
 			}
+			/* Reads survive a media error, as fs/dax.c's do. */
 			if (write)
 				memcpy_flushcache(va, bounce, n);
-			else
-				memcpy(bounce, va, n);
+			else if (copy_mc_to_kernel(bounce, va, n))
+				rc = -EIO;
 			pks_dax_access_end(&w);
+			if (rc)
+				break;
 			a->done += n;
 		}
 		if (!write && copy_to_user(ubuf + a->done - n, bounce, n)) {
@@ -623,6 +719,9 @@ int pks_range_copy(struct pks_copy *a)
 			break;
 		}
 	}
+	/* Written data is durable before the call says so. */
+	if (write && !unguarded)
+		pmem_wmb();
 	if (!plain)
 		kfree(bounce);
 	return rc;

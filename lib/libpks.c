@@ -29,6 +29,11 @@ struct pks_cpu {
 	struct pks_cpu_info info;
 };
 
+struct pks_path {
+	struct pks_ctx *ctx;
+	struct pks_path_info info;
+};
+
 struct pks_ns {
 	struct pks_ctx *ctx;
 	struct pks_ns *next;
@@ -51,6 +56,9 @@ struct pks_ctx {
 	const char *device;
 	struct pks_info info;
 	struct pks_key keys[PKS_NR_KEYS];
+	struct pks_grants grants;
+	struct pks_path paths[PKS_PATH_MAX];
+	unsigned int nr_paths;
 	struct pks_cpu *cpus;
 	unsigned int nr_cpus;
 	bool loaded;		/* info/keys/cpus hold a snapshot */
@@ -224,8 +232,77 @@ int pks_refresh(struct pks_ctx *ctx)
 		ctx->keys[i].info = ctx->info.keys[i];
 		ctx->keys[i].info.owner[PKS_OWNER_LEN - 1] = '\0';
 	}
+	memset(&ctx->grants, 0, sizeof(ctx->grants));
+	ctx->grants.size = sizeof(ctx->grants);
+	rc = pks_call(ctx, PKS_IOC_GRANTS, &ctx->grants);
+	if (rc)
+		return rc;
+	n = ctx->grants.nr_paths;
+	ctx->nr_paths = n < PKS_PATH_MAX ? n : PKS_PATH_MAX;
+	for (i = 0; i < ctx->nr_paths; i++) {
+		ctx->paths[i].ctx = ctx;
+		ctx->paths[i].info = ctx->grants.paths[i];
+		ctx->paths[i].info.name[PKS_NAME_LEN - 1] = '\0';
+	}
 	ctx->loaded = true;
 	return 0;
+}
+
+bool pks_grants_armed(struct pks_ctx *ctx)
+{
+	return ctx->grants.flags & PKS_GRANTS_F_ARMED;
+}
+
+unsigned int pks_get_tasks_attached(struct pks_ctx *ctx)
+{
+	return ctx->grants.tasks_attached;
+}
+
+uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx)
+{
+	return ctx->grants.fault_probe_hits;
+}
+
+struct pks_path *pks_path_get_first(struct pks_ctx *ctx)
+{
+	return ctx->loaded && ctx->nr_paths ? &ctx->paths[0] : NULL;
+}
+
+struct pks_path *pks_path_get_next(struct pks_path *path)
+{
+	struct pks_ctx *ctx = path->ctx;
+
+	return path + 1 < ctx->paths + ctx->nr_paths ? path + 1 : NULL;
+}
+
+const char *pks_path_get_name(struct pks_path *path)
+{
+	return path->info.name;
+}
+
+unsigned int pks_path_get_functions(struct pks_path *path)
+{
+	return path->info.functions;
+}
+
+unsigned int pks_path_get_probed(struct pks_path *path)
+{
+	return path->info.probed;
+}
+
+uint64_t pks_path_get_calls(struct pks_path *path)
+{
+	return path->info.calls;
+}
+
+uint64_t pks_path_get_grants(struct pks_path *path)
+{
+	return path->info.grants;
+}
+
+uint64_t pks_path_get_missed(struct pks_path *path)
+{
+	return path->info.missed;
 }
 
 unsigned int pks_get_abi_version(struct pks_ctx *ctx)

@@ -49,6 +49,28 @@ const char *pks_key_get_owner(struct pks_key *key);
 bool pks_key_is_allocated(struct pks_key *key);
 bool pks_key_is_reserved(struct pks_key *key);
 
+/*
+ * Kernel paths granted access to protected namespaces (ptrace, pipes, core
+ * dumps, ...): whether they are probed now, and per path how many calls
+ * were seen and how many keys were granted inside them. From the last
+ * pks_refresh().
+ */
+struct pks_path;
+bool pks_grants_armed(struct pks_ctx *ctx);
+unsigned int pks_get_tasks_attached(struct pks_ctx *ctx);
+uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx);
+struct pks_path *pks_path_get_first(struct pks_ctx *ctx);
+struct pks_path *pks_path_get_next(struct pks_path *path);
+#define pks_path_foreach(ctx, path)					\
+	for (path = pks_path_get_first(ctx); path;			\
+	     path = pks_path_get_next(path))
+const char *pks_path_get_name(struct pks_path *path);
+unsigned int pks_path_get_functions(struct pks_path *path);
+unsigned int pks_path_get_probed(struct pks_path *path);
+uint64_t pks_path_get_calls(struct pks_path *path);
+uint64_t pks_path_get_grants(struct pks_path *path);
+uint64_t pks_path_get_missed(struct pks_path *path);
+
 struct pks_cpu *pks_cpu_get_first(struct pks_ctx *ctx);
 struct pks_cpu *pks_cpu_get_next(struct pks_cpu *cpu);
 #define pks_cpu_foreach(ctx, cpu)					\

@@ -10,7 +10,7 @@ packages=(
 	build-essential clang pkg-config kmod bc xz-utils cpio
 	qemu-system-x86 busybox-static jq
 	libndctl-dev libdaxctl-dev libpmem2-dev libjson-c-dev
-	libcriterion-dev asciidoctor ndctl daxctl
+	libcriterion-dev liburing-dev asciidoctor ndctl daxctl
 	sparse dwarves
 )
 

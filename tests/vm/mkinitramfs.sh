@@ -58,7 +58,8 @@ add_module() {
 	esac
 	order+=("$name")
 }
-for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax; do
+# brd: a block device whose driver copies with the CPU, for O_DIRECT.
+for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd; do
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"

@@ -10,6 +10,7 @@
 #ifndef _LINUX_PKS_API_H
 #define _LINUX_PKS_API_H
 
+#include <linux/preempt.h>
 #include <linux/types.h>
 
 /**
@@ -32,9 +33,11 @@ enum pks_access {
  * @data: the consumer's pointer given to pks_key_alloc()
  *
  * Runs in exception context with interrupts off: it must not sleep.
- * Return true to grant this CPU read-write access to @key and retry the
- * access (the grant stays until the consumer changes it); false lets the
- * kernel handle the fault as usual (an oops).
+ * Return true to grant read-write access to @key and retry the access;
+ * false lets the kernel handle the fault as usual (an oops). The grant is
+ * the faulting task's own, in its per-task state, until it next leaves the
+ * CPU; a fault outside task context is granted on this CPU until the
+ * interrupted code next switches out or the consumer changes it.
  */
 typedef bool (*pks_fault_cb_t)(int key, unsigned long address, bool write,
 			       void *data);
@@ -47,17 +50,63 @@ unsigned int pks_window_open(int key, enum pks_access access);
 void pks_window_close(int key, unsigned int prev);
 
 /**
+ * struct pks_task - a task's own access rights, kept across switches
+ * @pn: preempt notifier, registered on the task while it holds rights
+ * @pkrs: the PKRS value the task runs with
+ * @granted: PKRS bits opened by kernel-path grants (not by windows)
+ * @gen: the key-revocation generation @granted was made in
+ * @depth: windows and kernel-path calls that hold @pn registered
+ * @path: the innermost granted kernel path the task is in, or -1
+ *
+ * Private to the driver; a consumer only provides the storage, inside
+ * struct pks_task_window.
+ */
+struct pks_task {
+	struct preempt_notifier pn;
+	u32 pkrs;
+	u32 granted;
+	unsigned int gen;
+	unsigned int depth;
+	int path;
+};
+
+/**
+ * struct pks_task_window - a window held by the current task
+ * @own: storage used when this is the task's outermost window
+ * @task: the task state in use (@own or an outer window's)
+ * @key: the key
+ * @saved: the key's bits in the task's PKRS before the window
+ */
+struct pks_task_window {
+	struct pks_task own;
+	struct pks_task *task;
+	int key;
+	u32 saved;
+};
+
+void pks_task_window_open(int key, enum pks_access access,
+			  struct pks_task_window *w);
+void pks_task_window_close(struct pks_task_window *w);
+
+/**
  * struct pks_dax_window - an open window on protected pmem
  * @key: the range's key
- * @prev: the key's state before the window
+ * @prev: the key's state before a non-preemptible window
+ * @task: the task window, for pks_dax_access_begin_task()
+ * @range: the range a task window holds, private to the driver
  */
 struct pks_dax_window {
 	int key;
 	unsigned int prev;
+	struct pks_task_window task;
+	void *range;
 };
 
 void *pks_dax_access_begin(phys_addr_t start, size_t len,
 			   enum pks_access access, struct pks_dax_window *window);
+void *pks_dax_access_begin_task(phys_addr_t start, size_t len,
+				enum pks_access access,
+				struct pks_dax_window *window);
 void pks_dax_access_end(struct pks_dax_window *window);
 
 #endif /* _LINUX_PKS_API_H */

@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define PKS_ABI_VERSION		1
+#define PKS_ABI_VERSION		2
 #define PKS_NR_KEYS		16
 #define PKS_OWNER_LEN		32
 #define PKS_MESSAGE_LEN		128
@@ -382,6 +382,66 @@ struct pks_set_mode {
 	__u64 start;
 };
 
+/*
+ * Kernel paths granted access to protected namespaces for the task that
+ * calls them, until the call returns (see grants.c). Same X-macro scheme
+ * as PKS_TEST_CASES; the numbers are ABI, append before NR only.
+ */
+#define PKS_GRANT_PATHS {						\
+	___PKS_P(PTRACE, "ptrace"),					\
+	___PKS_P(REMOTE_VM, "remote-vm"),				\
+	___PKS_P(PROCESS_VM, "process-vm"),				\
+	___PKS_P(PIPE, "pipe"),						\
+	___PKS_P(COREDUMP, "coredump"),					\
+	___PKS_P(IO_URING, "io-uring"),					\
+	___PKS_P(BLOCK_DIRECT, "block-direct"),				\
+	___PKS_P(NR, ""),						\
+}
+
+#define ___PKS_P(id, name) PKS_PATH_##id
+enum pks_path_id PKS_GRANT_PATHS;
+#undef ___PKS_P
+
+#define PKS_PATH_MAX		16
+
+/**
+ * struct pks_path_info - one granted kernel path
+ * @name: NUL-terminated path name, from PKS_GRANT_PATHS
+ * @functions: kernel functions that make up the path
+ * @probed: of those, the ones this kernel has and the driver probes
+ * @calls: calls of them while a namespace was protected
+ * @grants: keys opened for a task inside such a call
+ * @missed: calls not seen because every probe instance was in use
+ */
+struct pks_path_info {
+	char name[PKS_NAME_LEN];
+	__u32 functions;
+	__u32 probed;
+	__u64 calls;
+	__u64 grants;
+	__u64 missed;
+};
+
+/**
+ * struct pks_grants - kernel-path grants, PKS_IOC_GRANTS
+ * @size: in: sizeof(struct pks_grants)
+ * @flags: out: PKS_GRANTS_F_* flags
+ * @nr_paths: out: entries used in @paths (PKS_PATH_NR)
+ * @tasks_attached: out: tasks now holding per-task access state
+ * @fault_probe_hits: out: kernel protection-key faults the fault probe saw
+ * @paths: out: per path, indexed by enum pks_path_id
+ */
+struct pks_grants {
+	__u32 size;
+	__u32 flags;
+	__u32 nr_paths;
+	__u32 tasks_attached;
+	__u64 fault_probe_hits;
+	struct pks_path_info paths[PKS_PATH_MAX];
+};
+
+#define PKS_GRANTS_F_ARMED	(1u << 0)	/* a namespace is protected */
+
 #define PKS_IOC_MAGIC		0xB7
 
 /*
@@ -452,5 +512,11 @@ struct pks_set_mode {
  * -EINVAL for an unknown mode or a bad size.
  */
 #define PKS_IOC_SET_MODE	_IOW(PKS_IOC_MAGIC, 0x08, struct pks_set_mode)
+
+/*
+ * PKS_IOC_GRANTS: fill struct pks_grants.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ */
+#define PKS_IOC_GRANTS		_IOWR(PKS_IOC_MAGIC, 0x09, struct pks_grants)
 
 #endif /* _UAPI_LINUX_PKS_H */
