@@ -132,7 +132,13 @@ $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
 
 vm-bin: $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
-	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths
+	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
+	$(BUILD)/vm-bin/pks-pvm-bench
+
+$(BUILD)/vm-bin/pks-pvm-bench: tests/vm/bin/pks-pvm-bench.c \
+		driver/include/uapi/linux/pks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
 $(BUILD)/vm-bin/pks-bench: tests/vm/bin/pks-bench.c driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)

@@ -373,11 +373,11 @@ static int pks_switcher_fn(void *data)
 	for (i = 0; i < sw->rounds && sw->bad_round < 0; i++) {
 		if (!pks_switcher_ok(sw, &sw->seen))
 			sw->bad_round = i;
-		/* Half the rounds switch straight to a peer, half sleep. */
+		/* Short and long sleeps, so peers run in between. */
 		if (i & 1)
 			usleep_range(20, 50);
 		else
-			yield();
+			usleep_range(1, 2);
 	}
 	if (sw->access >= 0)
 		pks_task_window_close(&w);
@@ -601,7 +601,7 @@ static int pks_test_exception(struct pks_test_ctx *ctx)
 	preempt_enable();
 	irq_work_sync(&probe.work);
 	if (!result) {
-		msleep(2);
+		usleep_range(2000, 3000);
 		if (!pks_can_write(tp.addr, 2) ||
 		    *(u64 *)page_address(tp.page) != 2)
 			result = pks_test_fail(ctx, "window lost across a sleep");

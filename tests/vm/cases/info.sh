@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: load the driver; every CPU has CR4.PKS and the default PKRS, read
-# from the registers; /dev/pks is root-only; key 0 is reserved.
+# from the registers; /dev/pks is root-only; key 0 is reserved; the
+# kernel-path grants are listed, probed only while a namespace is protected.
 . /tests/lib.sh
 
 # Cases share a boot: start from an unloaded driver.
@@ -11,7 +12,7 @@ load_pks
 expect_eq "/dev/pks mode" "$(stat -c %a /dev/pks)" 600
 expect_eq "cpu supports pks" "$(info_json .cpu_supports_pks)" true
 expect_eq "driver loaded" "$(info_json .driver.loaded)" true
-expect_eq "abi" "$(info_json .driver.abi_version)" 1
+expect_eq "abi" "$(info_json .driver.abi_version)" 2
 expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
 expect_eq "fault log" "$(info_json .driver.fault_log)" true
 n=$(nproc)
@@ -21,5 +22,15 @@ expect_eq "cpus with default PKRS" \
 	"$(info_json "[.cpus[] | select(.pkrs == \"$DEFAULT_PKRS\" and .pkrs_cached == \"$DEFAULT_PKRS\")] | length")" "$n"
 expect_eq "key 0" "$(info_json '.keys[0].state')" reserved
 expect_eq "free keys" "$(info_json '[.keys[] | select(.state == "free")] | length')" 15
+# Kernel-path grants: every path listed, none armed with nothing protected,
+# and on these kernels every function each path wants can be probed.
+expect_eq "grants armed" "$(info_json .grants.armed)" false
+expect_eq "grant paths" "$(info_json '[.grants.paths[].name] | join(",")')" \
+	ptrace,remote-vm,process-vm,pipe,coredump,io-uring,block-direct
+setup_namespaces
+pkstool enable dax0.0 || fail "enable"
+expect_eq "paths fully probed" \
+	"$(info_json '[.grants.paths[] | select(.probed == .functions and .functions > 0)] | length')" 7
+pkstool disable dax0.0 || fail "disable"
 pkstool info
 exit 0

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pks-pvm-bench DAXDEV CALLS: CALLS process_vm_readv() calls, each of the
+ * whole 64 MiB mapping a child holds of DAXDEV, with the driver's counters
+ * read before and after: PKRS writes on every CPU, entry-probe hits of the
+ * process-vm path, grants, fault-probe hits, and this process's context
+ * switches. Prints one JSON object; the caller decides what to assert.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/pks.h>
+
+#define MAP_LEN		(64UL << 20)
+#define MAX_CPUS	64
+
+struct counters {
+	uint64_t pkrs_writes;
+	uint64_t calls;
+	uint64_t grants;
+	uint64_t fault_hits;
+	long switches;
+};
+
+static void read_counters(int fd, struct counters *c)
+{
+	struct pks_cpu_info cpus[MAX_CPUS];
+	struct pks_info info = { .size = sizeof(info), .nr_cpus = MAX_CPUS,
+				 .cpus = (uintptr_t)cpus };
+	struct pks_grants g = { .size = sizeof(g) };
+	struct rusage ru;
+	unsigned int i;
+
+	if (ioctl(fd, PKS_IOC_GET_INFO, &info) || ioctl(fd, PKS_IOC_GRANTS, &g)) {
+		perror("pks-pvm-bench: /dev/pks");
+		exit(1);
+	}
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < info.nr_cpus && i < MAX_CPUS; i++)
+		c->pkrs_writes += cpus[i].pkrs_writes;
+	c->calls = g.paths[PKS_PATH_PROCESS_VM].calls;
+	c->grants = g.paths[PKS_PATH_PROCESS_VM].grants;
+	c->fault_hits = g.fault_probe_hits;
+	getrusage(RUSAGE_SELF, &ru);
+	c->switches = ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+int main(int argc, char **argv)
+{
+	struct counters before, after;
+	struct timespec t0, t1;
+	int pipefd[2], fd, dax, i, calls;
+	uintptr_t addr;
+	double ns;
+	void *buf;
+	pid_t pid;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: pks-pvm-bench DAXDEV CALLS\n");
+		return 2;
+	}
+	calls = atoi(argv[2]);
+	fd = open("/dev/pks", O_RDWR);
+	dax = open(argv[1], O_RDWR);
+	buf = malloc(MAP_LEN);
+	if (fd < 0 || dax < 0 || !buf || pipe(pipefd)) {
+		perror("pks-pvm-bench");
+		return 1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char *p = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, dax, 0);
+
+		if (p == MAP_FAILED)
+			_exit(1);
+		memset(p, 0x5a, MAP_LEN);
+		addr = (uintptr_t)p;
+		if (write(pipefd[1], &addr, sizeof(addr)) != sizeof(addr))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (read(pipefd[0], &addr, sizeof(addr)) != sizeof(addr)) {
+		fprintf(stderr, "pks-pvm-bench: the target did not start\n");
+		return 1;
+	}
+
+	/* Warm the target's page tables and this buffer once. */
+	{
+		struct iovec l = { buf, MAP_LEN }, r = { (void *)addr, MAP_LEN };
+
+		if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)MAP_LEN) {
+			perror("process_vm_readv");
+			return 1;
+		}
+	}
+	read_counters(fd, &before);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < calls; i++) {
+		struct iovec l = { buf, MAP_LEN }, r = { (void *)addr, MAP_LEN };
+
+		if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)MAP_LEN) {
+			perror("process_vm_readv");
+			return 1;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	read_counters(fd, &after);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+	printf("{\"calls\": %d, \"bytes_per_call\": %lu, \"ns_per_call\": %.0f, "
+	       "\"mb_per_s\": %.1f, \"pkrs_writes\": %llu, \"entry_probe_hits\": %llu, "
+	       "\"grants\": %llu, \"fault_probe_hits\": %llu, \"context_switches\": %ld}\n",
+	       calls, MAP_LEN, ns / calls, (double)MAP_LEN * calls / ns * 1e3,
+	       (unsigned long long)(after.pkrs_writes - before.pkrs_writes),
+	       (unsigned long long)(after.calls - before.calls),
+	       (unsigned long long)(after.grants - before.grants),
+	       (unsigned long long)(after.fault_hits - before.fault_hits),
+	       after.switches - before.switches);
+	return 0;
+}
