@@ -14,6 +14,7 @@
  */
 #include "pks_internal.h"
 
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
@@ -26,6 +27,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/debugreg.h>
+#include <asm/msr.h>
 #include <asm/pgtable_types.h>
 #include <asm/ptrace.h>
 #include <asm/trap_pf.h>
@@ -47,14 +49,16 @@ static DEFINE_RATELIMIT_STATE(pks_fault_rs, 5 * HZ, 10);
 /**
  * struct pks_step - a relaxed access being single-stepped on this CPU
  * @active: the next debug trap is ours
- * @key: the key opened for it
- * @prev: the key's PKRS bits before
+ * @pkrs: this CPU's PKRS before the first key was opened for the step
  * @flags: TF and IF of the faulting context, restored after the step
+ *
+ * One instruction can fault on several keys (a memcpy between two relaxed
+ * namespaces): each fault during the step opens one more key, and the
+ * trap after the step restores @pkrs whole.
  */
 struct pks_step {
 	bool active;
-	int key;
-	u32 prev;
+	u32 pkrs;
 	unsigned long flags;
 };
 
@@ -79,17 +83,37 @@ static int pks_addr_key(unsigned long address)
 	return (pte_val(*pte) & PKS_PTE_KEY_MASK) >> PKS_PTE_KEY_SHIFT;
 }
 
-/* The callers of the faulting instruction, from this handler's stack. */
-static void pks_fault_stack(struct pks_fault *f, struct pt_regs *fregs)
-{
+/**
+ * struct pks_fault_scratch - room for one fault being recorded
+ * @f: the record
+ * @entries: the raw stack trace
+ *
+ * Per CPU and per context level (task, softirq, hardirq, NMI), so that
+ * the fault path needs no stack of its own and a fault in an interrupt
+ * that lands in the middle of recording another one has a slot of its own.
+ */
+struct pks_fault_scratch {
+	struct pks_fault f;
 	unsigned long entries[PKS_FAULT_STACK + 24];
+};
+
+static DEFINE_PER_CPU(struct pks_fault_scratch, pks_scratch[4]);
+/* Records lost because the ring was busy on this CPU (an NMI inside). */
+static atomic64_t pks_ring_busy = ATOMIC64_INIT(0);
+
+/* The callers of the faulting instruction, from this handler's stack. */
+static void pks_fault_stack(struct pks_fault_scratch *sc,
+			    struct pt_regs *fregs)
+{
+	struct pks_fault *f = &sc->f;
 	unsigned int nr, i, n = 0;
 
-	nr = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	for (i = 0; i < nr && entries[i] != fregs->ip; i++)
+	nr = stack_trace_save(sc->entries, ARRAY_SIZE(sc->entries), 0);
+	for (i = 0; i < nr && sc->entries[i] != fregs->ip; i++)
 		;
 	for (i++; i < nr && n < PKS_FAULT_STACK; i++)
-		snprintf(f->stack[n++], PKS_SYM_LEN, "%pS", (void *)entries[i]);
+		snprintf(f->stack[n++], PKS_SYM_LEN, "%pS",
+			 (void *)sc->entries[i]);
 }
 
 static void pks_fault_report(const struct pks_fault *f)
@@ -103,18 +127,32 @@ static void pks_fault_report(const struct pks_fault *f)
 		f->stack[2]);
 }
 
-static void pks_fault_record(struct pks_fault *f, struct pt_regs *fregs)
+/*
+ * Fill in and publish a record. Safe in any context, NMI included: the
+ * clock is the NMI-safe one, the task name is copied without task_lock(),
+ * and the ring lock is only tried, so a fault in an NMI that interrupted
+ * a holder of the lock on this CPU is counted as lost, never waited for.
+ */
+static void pks_fault_record(struct pks_fault_scratch *sc,
+			     struct pt_regs *fregs)
 {
+	struct pks_fault *f = &sc->f;
 	unsigned long flags;
 
-	f->time_ns = ktime_get_real_ns();
+	f->time_ns = ktime_get_real_fast_ns();
 	f->cpu = smp_processor_id();
 	f->pid = task_pid_nr(current);
-	get_task_comm(f->comm, current);
+	strscpy(f->comm, current->comm, sizeof(f->comm));
 	snprintf(f->ip, sizeof(f->ip), "%pS", (void *)fregs->ip);
-	pks_fault_stack(f, fregs);
+	pks_fault_stack(sc, fregs);
 
-	raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	if (!raw_spin_trylock_irqsave(&pks_ring_lock, flags)) {
+		if (in_nmi()) {
+			atomic64_inc(&pks_ring_busy);
+			return;
+		}
+		raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	}
 	f->seq = pks_ring_head++;
 	pks_ring[f->seq % PKS_FAULT_RING] = *f;
 	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
@@ -122,6 +160,11 @@ static void pks_fault_record(struct pks_fault *f, struct pt_regs *fregs)
 
 	if (__ratelimit(&pks_fault_rs))
 		pks_fault_report(f);
+}
+
+u64 pks_faults_lost(void)
+{
+	return atomic64_read(&pks_ring_busy);
 }
 
 /*
@@ -155,7 +198,8 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
 	unsigned long address = regs->dx;
-	struct pks_fault f = {};
+	struct pks_fault_scratch *sc;
+	struct pks_fault *f;
 	bool has_cb;
 	int key, mode;
 
@@ -164,52 +208,72 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	    address < TASK_SIZE_MAX)
 		return 0;
 	atomic64_inc(&pks_fixup_hits);
+	sc = this_cpu_ptr(&pks_scratch[interrupt_context_level()]);
+	f = &sc->f;
+	memset(f, 0, sizeof(*f));
 	key = pks_addr_key(address);
 	/* Faults on keys this driver did not hand out are not ours. */
-	if (!pks_key_owner(key, f.owner, &has_cb))
+	if (!pks_key_owner(key, f->owner, &has_cb))
 		return 0;
-	f.address = address;
-	f.key = key;
-	f.flags = error_code & X86_PF_WRITE ? PKS_FAULT_F_WRITE : 0;
-	mode = pks_prot_fault(address, f.owner, &f.offset, false);
+	f->address = address;
+	f->key = key;
+	f->flags = error_code & X86_PF_WRITE ? PKS_FAULT_F_WRITE : 0;
+	mode = pks_prot_fault(address, f->owner, &f->offset, false);
 	if (mode >= 0 && pks_grant_fault(key, error_code & X86_PF_WRITE)) {
 		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
 		return 1;
 	}
-	if (mode >= 0)
-		pks_prot_fault(address, f.owner, &f.offset, true);
-	if (mode >= 0)
-		f.flags |= PKS_FAULT_F_NAMESPACE;
-	else
-		f.offset = address & ~PAGE_MASK;
+	if (mode >= 0) {
+		pks_prot_fault(address, f->owner, &f->offset, true);
+		f->flags |= PKS_FAULT_F_NAMESPACE;
+	} else {
+		f->offset = address & ~PAGE_MASK;
+	}
 	/*
 	 * A fault-safe accessor disables page faults and will be fixed up;
 	 * anything else goes on to page_fault_oops().
 	 */
 	if (pagefault_disabled())
-		f.outcome = PKS_FAULT_REFUSED;
+		f->outcome = PKS_FAULT_REFUSED;
 	else if (has_cb)
-		f.outcome = PKS_FAULT_CALLBACK;
+		f->outcome = PKS_FAULT_CALLBACK;
 	else if (mode == PKS_MODE_RELAXED)
-		f.outcome = PKS_FAULT_ALLOWED;
+		f->outcome = PKS_FAULT_ALLOWED;
 	else
-		f.outcome = PKS_FAULT_OOPS;
-	pks_fault_record(&f, fregs);
+		f->outcome = PKS_FAULT_OOPS;
+	pks_fault_record(sc, fregs);
 	return 0;
 }
 
-/* Open @key for one instruction of the faulting context. */
+/*
+ * Open @key for one instruction of the faulting context. A second fault
+ * of the same instruction (another key) adds its key to the same step.
+ */
 static void pks_allow_once(struct pt_regs *fregs, int key)
 {
 	struct pks_step *st = this_cpu_ptr(&pks_step);
 
-	st->key = key;
-	st->prev = pks_key_bits(key, pks_read_pkrs_cache());
-	st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
-	st->active = true;
+	if (!st->active) {
+		st->pkrs = pks_read_pkrs_cache();
+		st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
+		st->active = true;
+		/* No interrupt may run with the key open: IF off for the step. */
+		fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
+	}
 	pks_set_key_bits(key, 0);
-	/* No interrupt may run with the key open: clear IF for the step. */
-	fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
+}
+
+/* End a step early: the fault goes on to an oops with no key left open. */
+static void pks_step_abort(struct pt_regs *fregs)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+
+	if (!st->active)
+		return;
+	pks_write_pkrs(st->pkrs);
+	fregs->flags = (fregs->flags & ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) |
+		       st->flags;
+	st->active = false;
 }
 
 /* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
@@ -231,11 +295,12 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	if (!pks_key_valid(key))
 		return 0;
 	if (pks_key_fault_cb(key, address, error_code & X86_PF_WRITE)) {
-		pks_set_access(key, PKS_READ_WRITE);
+		pks_callback_grant(key);
 	} else if (pks_prot_fault(address, name, &offset, false) ==
-		   PKS_MODE_RELAXED && !this_cpu_read(pks_step.active)) {
+		   PKS_MODE_RELAXED) {
 		pks_allow_once(fregs, key);
 	} else {
+		pks_step_abort(fregs);
 		return 0;
 	}
 	instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
@@ -256,7 +321,7 @@ static int pks_die_notify(struct notifier_block *nb, unsigned long val,
 	dr6 = (unsigned long *)args->err;
 	if (!(*dr6 & DR_STEP))
 		return NOTIFY_DONE;
-	pks_set_key_bits(st->key, st->prev);
+	pks_write_pkrs(st->pkrs);
 	args->regs->flags = (args->regs->flags &
 			     ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
 	*dr6 &= ~DR_STEP;
@@ -273,16 +338,20 @@ static struct kprobe pks_oops_kp = {
 	.pre_handler = pks_oops_pre,
 };
 
-static struct kprobe pks_fixup_kp = {
-	.pre_handler = pks_fixup_pre,
+/*
+ * The compiler's clone names differ between kernels, and a kernel may
+ * carry more than one copy: probe every one that exists, or faults
+ * through a copy left out would go unseen.
+ */
+static struct kprobe pks_fixup_kps[] = {
+	{ .symbol_name = "kernelmode_fixup_or_oops" },
+	{ .symbol_name = "kernelmode_fixup_or_oops.constprop.0" },
+	{ .symbol_name = "kernelmode_fixup_or_oops.constprop.1" },
+	{ .symbol_name = "kernelmode_fixup_or_oops.isra.0" },
+	{ .symbol_name = "kernelmode_fixup_or_oops.part.0" },
 };
 
-/* The compiler's clone names differ between kernels; try each. */
-static const char *const pks_fixup_names[] = {
-	"kernelmode_fixup_or_oops",
-	"kernelmode_fixup_or_oops.constprop.0",
-	"kernelmode_fixup_or_oops.isra.0",
-};
+static bool pks_fixup_placed[ARRAY_SIZE(pks_fixup_kps)];
 
 static void pks_fault_wake_fn(struct irq_work *work)
 {
@@ -307,14 +376,13 @@ int pks_faults_init(void)
 				rc);
 		pks_oops_registered = !rc;
 	}
-	for (i = 0; i < ARRAY_SIZE(pks_fixup_names); i++) {
-		pks_fixup_kp.symbol_name = pks_fixup_names[i];
-		pks_fixup_kp.addr = NULL;
-		if (!register_kprobe(&pks_fixup_kp)) {
-			pks_fixup_registered = true;
-			pr_debug("fault log hooked at %s\n", pks_fixup_names[i]);
-			break;
-		}
+	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
+		pks_fixup_kps[i].pre_handler = pks_fixup_pre;
+		pks_fixup_placed[i] = !register_kprobe(&pks_fixup_kps[i]);
+		if (pks_fixup_placed[i])
+			pr_debug("fault log hooked at %s\n",
+				 pks_fixup_kps[i].symbol_name);
+		pks_fixup_registered |= pks_fixup_placed[i];
 	}
 	if (!pks_fixup_registered)
 		pr_warn("cannot probe kernelmode_fixup_or_oops: faults are not logged\n");
@@ -323,8 +391,12 @@ int pks_faults_init(void)
 
 void pks_faults_exit(void)
 {
-	if (pks_fixup_registered)
-		unregister_kprobe(&pks_fixup_kp);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++)
+		if (pks_fixup_placed[i])
+			unregister_kprobe(&pks_fixup_kps[i]);
+	memset(pks_fixup_placed, 0, sizeof(pks_fixup_placed));
 	if (pks_oops_registered)
 		unregister_kprobe(&pks_oops_kp);
 	if (pks_die_registered)
@@ -437,7 +509,8 @@ static bool pks_test_grant(int key, unsigned long address, bool write,
 /*
  * fault-callback: a plain write to a key with no window open faults, the
  * owner's callback is told the address and access type, grants access,
- * and the write completes. Without the hook the write would oops, so the
+ * and the write completes; the grant is the task's and is gone once the
+ * task has left the CPU. Without the hook the write would oops, so the
  * test is skipped when the hook is missing.
  */
 static int pks_test_fault_callback(struct pks_test_ctx *ctx)
@@ -447,6 +520,7 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	struct pks_test_page tp = {};
 	unsigned int bits;
 	int key, rc;
+	u64 msr;
 
 	if (!pks_faults_active())
 		return pks_test_skip(ctx, "the page_fault_oops probe is not registered");
@@ -463,7 +537,11 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	preempt_disable();
 	WRITE_ONCE(*(u64 *)tp.addr, pattern);
 	bits = pks_key_bits(key, pks_read_pkrs_cache());
-	pks_set_access(key, PKS_NO_ACCESS);
+	preempt_enable();
+	/* The grant is this task's and ends when it leaves the CPU. */
+	usleep_range(100, 200);
+	preempt_disable();
+	rdmsrl(MSR_IA32_PKRS, msr);
 	preempt_enable();
 
 	if (rec.calls != 1)
@@ -477,6 +555,9 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 				   key, bits);
 	else if (*(u64 *)page_address(tp.page) != pattern)
 		rc = pks_test_fail(ctx, "the retried write did not land");
+	else if (pks_key_bits(key, msr) != PKS_PKRS_AD)
+		rc = pks_test_fail(ctx, "the grant outlived a switch-out (bits %#x)",
+				   pks_key_bits(key, msr));
 	else
 		rc = PKS_RESULT_PASS;
 	pks_test_page_free(&tp);

@@ -25,8 +25,11 @@ struct pks_key {
 };
 
 /*
- * All changes to the key table occur with this lock held. It is a
- * spinlock because the fault path reads the table with interrupts off.
+ * All changes to the key table occur with this lock held. The fault path
+ * reads the table without it (it may run in an NMI, or interrupt a holder
+ * on its own CPU): an owner's name is copied racily, @fault_cb is
+ * published after @data, and pks_key_free() waits for readers (they run
+ * with preemption off) before the entry can be reused.
  */
 static DEFINE_SPINLOCK(pks_keys_lock);
 static struct pks_key pks_keys[PKS_NR_KEYS];
@@ -62,8 +65,9 @@ int pks_key_alloc(const char *owner, pks_fault_cb_t fault_cb, void *data)
 		if (k->owner[0])
 			continue;
 		strscpy(k->owner, owner, sizeof(k->owner));
-		k->fault_cb = fault_cb;
 		k->data = data;
+		/* Pairs with the acquire in pks_key_fault_cb(). */
+		smp_store_release(&k->fault_cb, fault_cb);
 		spin_unlock_irqrestore(&pks_keys_lock, flags);
 		pr_debug("key %d allocated to %s\n", key, owner);
 		return key;
@@ -135,7 +139,7 @@ void pks_fill_key_info(struct pks_key_info *keys)
 	spin_unlock_irqrestore(&pks_keys_lock, flags);
 }
 
-/* Called from the fault path with interrupts off. */
+/* Called from the fault path, in any context; lockless. */
 bool pks_key_fault_cb(int key, unsigned long address, bool write)
 {
 	pks_fault_cb_t cb;
@@ -143,16 +147,14 @@ bool pks_key_fault_cb(int key, unsigned long address, bool write)
 
 	if (!pks_key_valid(key))
 		return false;
-	spin_lock(&pks_keys_lock);
-	cb = pks_keys[key].fault_cb;
-	data = pks_keys[key].data;
-	spin_unlock(&pks_keys_lock);
+	cb = smp_load_acquire(&pks_keys[key].fault_cb);
+	data = READ_ONCE(pks_keys[key].data);
 	return cb && cb(key, address, write, data);
 }
 
 /*
- * For the fault path, with interrupts off: whether @key is allocated, its
- * owner's name and whether it has a fault callback.
+ * For the fault path, in any context, lockless: whether @key is
+ * allocated, its owner's name and whether it has a fault callback.
  */
 bool pks_key_owner(int key, char *owner, bool *has_cb)
 {
@@ -160,11 +162,10 @@ bool pks_key_owner(int key, char *owner, bool *has_cb)
 
 	if (!pks_key_valid(key))
 		return false;
-	spin_lock(&pks_keys_lock);
-	allocated = pks_keys[key].owner[0];
 	memcpy(owner, pks_keys[key].owner, PKS_OWNER_LEN);
-	*has_cb = pks_keys[key].fault_cb;
-	spin_unlock(&pks_keys_lock);
+	owner[PKS_OWNER_LEN - 1] = '\0';
+	*has_cb = READ_ONCE(pks_keys[key].fault_cb);
+	allocated = owner[0];
 	return allocated;
 }
 

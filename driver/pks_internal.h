@@ -56,6 +56,7 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits);
 void pks_task_restore(struct pks_task *t, u32 pkrs, u32 granted,
 		      unsigned int gen);
 bool pks_task_grant(struct pks_task *t, int key, bool write);
+void pks_callback_grant(int key);
 void pks_task_revoke(void);
 void pks_task_revoke_local(void);
 unsigned int pks_tasks_attached_count(void);
@@ -106,6 +107,7 @@ void pks_faults_exit(void);
 bool pks_faults_active(void);
 bool pks_faults_logging(void);
 u64 pks_fault_probe_hits(void);
+u64 pks_faults_lost(void);
 int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out);
 u64 pks_faults_head(void);
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);

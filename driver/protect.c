@@ -638,6 +638,33 @@ static int pks_stray_copy(void *va, void *buf, size_t n, bool write,
 	return 0;
 }
 
+/* Device-dax memory, protected or not: what stray copies may target. */
+static int pks_stray_target(phys_addr_t start, u64 len)
+{
+	struct pks_range r = {
+		.start = PAGE_ALIGN_DOWN(start),
+		.len = PAGE_ALIGN(start + len) - PAGE_ALIGN_DOWN(start),
+	};
+	char msg[PKS_MESSAGE_LEN];
+
+	if (pks_range_key(start, len) >= 0 || !pks_check_memory(&r, msg))
+		return 0;
+	return -ENOENT;
+}
+
+/* One movsq from @src to @dst: a single instruction on two ranges. */
+static int pks_stray_move(phys_addr_t dst, phys_addr_t src)
+{
+	void *d = __va(dst);
+	const void *s = __va(src);
+
+	if ((dst | src) & 7 || pks_stray_target(dst, 8) ||
+	    pks_stray_target(src, 8))
+		return -EINVAL;
+	asm volatile("movsq" : "+D" (d), "+S" (s) : : "memory");
+	return 0;
+}
+
 /**
  * pks_range_copy() - the PKS_IOC_COPY copy
  * @a: the request; @a->done is set to the bytes copied
@@ -657,6 +684,12 @@ int pks_range_copy(struct pks_copy *a)
 	int rc = 0;
 
 	a->done = 0;
+	if (a->flags == (PKS_COPY_F_PLAIN | PKS_COPY_F_MOVE) &&
+	    a->len == sizeof(word)) {
+		rc = pks_stray_move(a->start, a->buf);
+		a->done = rc ? 0 : a->len;
+		return rc;
+	}
 	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED |
 			 PKS_COPY_F_PLAIN) ||
 	    !a->len || a->len > PKS_COPY_MAX ||
@@ -667,17 +700,8 @@ int pks_range_copy(struct pks_copy *a)
 	 * Stray accesses may also hit unprotected memory (the control case of
 	 * a test), but only device-dax memory, never arbitrary addresses.
 	 */
-	if (unguarded && pks_range_key(a->start, a->len) < 0) {
-		struct pks_range r = {
-			.start = PAGE_ALIGN_DOWN(a->start),
-			.len = PAGE_ALIGN(a->start + a->len) -
-			       PAGE_ALIGN_DOWN(a->start),
-		};
-		char msg[PKS_MESSAGE_LEN];
-
-		if (pks_check_memory(&r, msg))
-			return -ENOENT;
-	}
+	if (unguarded && pks_stray_target(a->start, a->len))
+		return -ENOENT;
 	/* A plain access may oops this task: nothing to leak then. */
 	bounce = plain ? &word : kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!bounce)

@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <asm/msr.h>
 
 /*
@@ -34,6 +35,16 @@ static atomic_t pks_tasks_attached = ATOMIC_INIT(0);
 static bool pks_notifiers_on;
 
 static struct preempt_ops pks_task_ops;
+
+/**
+ * struct pks_task_transient - task state for one fault-callback grant
+ * @t: the state, registered on the faulting task
+ * @rcu: frees it after the scheduler is done walking the notifier list
+ */
+struct pks_task_transient {
+	struct pks_task t;
+	struct rcu_head rcu;
+};
 
 /* Drop @t's path grants if a key was freed since they were made. */
 static void pks_task_revalidate(struct pks_task *t)
@@ -61,7 +72,20 @@ static void pks_task_sched_in(struct preempt_notifier *pn, int cpu)
 static void pks_task_sched_out(struct preempt_notifier *pn,
 			       struct task_struct *next)
 {
+	struct pks_task *t = container_of(pn, struct pks_task, pn);
+
 	pks_write_pkrs(PKS_DEFAULT_PKRS);
+	if (!t->transient)
+		return;
+	/*
+	 * A callback grant ends when its task leaves the CPU. The scheduler
+	 * is walking this list: unlink without poisoning the next pointer,
+	 * and free only after the walk (it runs with preemption off).
+	 */
+	__hlist_del(&pn->link);
+	atomic_dec(&pks_tasks_attached);
+	kfree_rcu(container_of(t, struct pks_task_transient, t), rcu);
+	module_put(THIS_MODULE);
 }
 
 static struct preempt_ops pks_task_ops = {
@@ -109,6 +133,7 @@ struct pks_task *pks_task_get(struct pks_task *own)
 	own->gen = atomic_read(&pks_revoke_gen);
 	own->depth = 1;
 	own->path = -1;
+	own->transient = false;
 	preempt_notifier_init(&own->pn, &pks_task_ops);
 	preempt_notifier_register(&own->pn);
 	atomic_inc(&pks_tasks_attached);
@@ -127,6 +152,8 @@ void pks_task_put(struct pks_task *t)
 {
 	if (--t->depth)
 		return;
+	/* Whatever a callback grant opened inside ends with the holder. */
+	pks_write_pkrs(PKS_DEFAULT_PKRS);
 	preempt_notifier_unregister(&t->pn);
 	atomic_dec(&pks_tasks_attached);
 	module_put(THIS_MODULE);
@@ -201,6 +228,39 @@ bool pks_task_grant(struct pks_task *t, int key, bool write)
 	t->granted |= mask;
 	pks_task_set_key(t, key, want);
 	return true;
+}
+
+/**
+ * pks_callback_grant() - grant @key after its owner's callback accepted
+ *	a fault
+ * @key: the key
+ *
+ * From the fault path, interrupts off. In task context the grant is the
+ * task's: held by its current task state if it has one (ending with that
+ * holder), else by a state of its own that ends when the task next leaves
+ * the CPU. Outside task context, or when no state can be had, the key is
+ * opened on this CPU only, until the consumer closes it.
+ */
+void pks_callback_grant(int key)
+{
+	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	struct pks_task_transient *tt;
+	struct pks_task *t = pks_task_find();
+
+	if (!t && in_task()) {
+		tt = kmalloc(sizeof(*tt), GFP_ATOMIC | __GFP_NOWARN);
+		t = tt ? pks_task_get(&tt->t) : NULL;
+		if (t)
+			t->transient = true;
+		else
+			kfree(tt);
+	}
+	if (!t) {
+		pks_set_key_bits(key, 0);
+		return;
+	}
+	t->granted |= mask;
+	pks_task_set_key(t, key, 0);
 }
 
 /* A key was freed: path grants made before now are void. */
@@ -286,9 +346,14 @@ int pks_tasks_init(void)
 	return 0;
 }
 
-/* Every holder took a module reference, so none is left at unload. */
+/*
+ * Every holder took a module reference, so none is left at unload; the
+ * last transient one may still be inside its sched_out walk.
+ */
 void pks_tasks_exit(void)
 {
+	synchronize_rcu();
+	rcu_barrier();
 	if (pks_notifiers_on)
 		preempt_notifier_dec();
 	pks_notifiers_on = false;

@@ -56,7 +56,8 @@ void pks_window_close(int key, unsigned int prev);
  * @granted: PKRS bits opened by kernel-path grants (not by windows)
  * @gen: the key-revocation generation @granted was made in
  * @depth: windows and kernel-path calls that hold @pn registered
- * @path: the innermost granted kernel path the task is in, or -1
+ * @path: the outermost granted kernel path the task is in, or -1
+ * @transient: a fault-callback grant's own state, ended at switch-out
  *
  * Private to the driver; a consumer only provides the storage, inside
  * struct pks_task_window.
@@ -68,6 +69,7 @@ struct pks_task {
 	unsigned int gen;
 	unsigned int depth;
 	int path;
+	bool transient;
 };
 
 /**

@@ -15,6 +15,9 @@
  *	value read or written; exit 0 if it went through, else the errno
  *   pks-ioctl guarded-read ADDR
  *	read 8 bytes at ADDR through an access window and print them
+ *   pks-ioctl stray-move DST SRC
+ *	move one word from physical SRC to DST with a single instruction
+ *	and no window; exit 0 if it went through, else the errno
  *   pks-ioctl storm ADDR N
  *	N fault-safe stray writes around ADDR; print how many were refused
  */
@@ -200,6 +203,22 @@ static int do_stray(int argc, char **argv)
 	return 2;
 }
 
+static int do_stray_move(char **argv)
+{
+	struct pks_copy copy = {
+		.size = sizeof(copy),
+		.flags = PKS_COPY_F_PLAIN | PKS_COPY_F_MOVE,
+		.start = strtoull(argv[2], NULL, 0),
+		.buf = strtoull(argv[3], NULL, 0),
+		.len = 8,
+	};
+	int rc = ioctl(dev_fd(), PKS_IOC_COPY, &copy) < 0 ? errno : 0;
+
+	printf("stray move %s <- %s: %s\n", argv[2], argv[3],
+	       rc ? strerror(rc) : "went through");
+	return rc;
+}
+
 static int do_storm(int argc, char **argv)
 {
 	uint64_t addr = strtoull(argv[2], NULL, 0), val = 0;
@@ -222,6 +241,8 @@ int main(int argc, char **argv)
 
 	if (argc >= 4 && !strcmp(argv[1], "stray"))
 		return do_stray(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "stray-move"))
+		return do_stray_move(argv);
 	if (argc >= 3 && !strcmp(argv[1], "storm"))
 		return do_storm(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "guarded-read")) {
@@ -237,6 +258,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "malformed"))
 		return do_malformed();
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
-		"       stray ADDR KIND [VALUE] | guarded-read ADDR | storm ADDR N\n");
+		"       stray ADDR KIND [VALUE] | stray-move DST SRC |\n"
+		"       guarded-read ADDR | storm ADDR N\n");
 	return 2;
 }

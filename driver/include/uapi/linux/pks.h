@@ -268,6 +268,12 @@ enum pks_mode {
 #define PKS_COPY_F_WRITE	(1u << 0)
 #define PKS_COPY_F_UNGUARDED	(1u << 1)
 #define PKS_COPY_F_PLAIN	(1u << 2)	/* unguarded, not fault-safe */
+/*
+ * With PKS_COPY_F_PLAIN: move one word from physical @buf to physical
+ * @start with a single instruction (movsq), touching two ranges at once,
+ * as a stray memcpy between two namespaces would.
+ */
+#define PKS_COPY_F_MOVE		(1u << 3)
 #define PKS_COPY_MAX		(1u << 20)
 
 /**
