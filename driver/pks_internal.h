@@ -44,6 +44,7 @@ bool pks_cpu_supported(void);
 int pks_enable_all(void);
 void pks_disable_all(void);
 void pks_write_pkrs(u32 pkrs);
+void pks_resync_all(void);
 u32 pks_read_pkrs_cache(void);
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info);
 void pks_counters(u64 *writes, u64 *skipped);

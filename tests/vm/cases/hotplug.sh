@@ -15,4 +15,17 @@ expect_eq "cpu1 CR4.PKS" "$(info_json '.cpus[1].cr4_pks')" true
 expect_eq "cpu1 PKRS" "$(info_json '.cpus[1].pkrs')" "$DEFAULT_PKRS"
 expect_rc 0 pkstool test all
 expect_rc 0 pkstool test all-keys
+
+# A stray on a CPU just brought online is refused at the first access.
+setup_namespaces
+start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pkstool enable dax0.0 || fail "enable"
+i=0
+while [ $i -lt 5 ]; do
+	echo 0 > $cpu1 && echo 1 > $cpu1 || fail "round $i: cpu1 hotplug"
+	expect_rc 14 taskset -c 1 pks-ioctl stray $((start + 0x5000)) write
+	expect_eq "round $i: cpu1 PKRS" "$(info_json '.cpus[1].pkrs')" "$DEFAULT_PKRS"
+	i=$((i + 1))
+done
+pkstool disable dax0.0 || fail "disable"
 exit 0

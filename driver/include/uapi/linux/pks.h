@@ -103,6 +103,7 @@ struct pks_info {
 	___PKS_T(PROTECT, "protect", PKS_TEST_F_NEEDS_DAX),		\
 	___PKS_T(STRAY_WRITE, "stray-write", PKS_TEST_F_NEEDS_DAX),	\
 	___PKS_T(UNCLAIMED, "unclaimed", 0),				\
+	___PKS_T(RESUME, "resume", 0),					\
 	___PKS_T(NR, "", 0)						\
 }
 
