@@ -26,8 +26,10 @@
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <asm/apic.h>
 #include <asm/debugreg.h>
 #include <asm/msr.h>
+#include <asm/nmi.h>
 #include <asm/pgtable_types.h>
 #include <asm/ptrace.h>
 #include <asm/trap_pf.h>
@@ -121,8 +123,9 @@ static void pks_fault_report(const struct pks_fault *f)
 	pr_warn("stray %s to %s+%#llx (key %u): %s, seq %llu\n",
 		f->flags & PKS_FAULT_F_WRITE ? "write" : "read", f->owner,
 		f->offset, f->key, pks_outcome_text[f->outcome], f->seq);
-	pr_warn("  at %s by %s[%u] on cpu%u, address %#llx\n", f->ip, f->comm,
-		f->pid, f->cpu, f->address);
+	/* %pK: the log shows the address as kptr_restrict allows. */
+	pr_warn("  at %s by %s[%u] on cpu%u, address %pK\n", f->ip, f->comm,
+		f->pid, f->cpu, (void *)(unsigned long)f->address);
 	pr_warn("  stack: %s <- %s <- %s\n", f->stack[0], f->stack[1],
 		f->stack[2]);
 }
@@ -636,9 +639,117 @@ static int pks_test_crash(struct pks_test_ctx *ctx)
 	return pks_test_fail(ctx, "the write to an access-disabled key succeeded");
 }
 
+/**
+ * struct pks_nmi_probe - what the NMI case's handler did
+ * @addr: the keyed address to read, or NULL when disarmed
+ * @cpu: the CPU the handler acts on
+ * @ran: NMIs it handled
+ * @readable: the last read succeeded
+ */
+struct pks_nmi_probe {
+	void *addr;
+	int cpu;
+	atomic_t ran;
+	bool readable;
+};
+
+static struct pks_nmi_probe pks_nmi_probe;
+
+static int pks_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	struct pks_nmi_probe *p = &pks_nmi_probe;
+	void *addr = READ_ONCE(p->addr);
+	u64 val;
+
+	if (!addr || smp_processor_id() != READ_ONCE(p->cpu))
+		return NMI_DONE;
+	WRITE_ONCE(p->readable, pks_can_read(addr, &val));
+	WRITE_ONCE(p->addr, NULL);
+	atomic_inc(&p->ran);
+	return NMI_HANDLED;
+}
+
+/* Send this CPU an NMI and wait for the handler; preemption is off. */
+static bool pks_self_nmi(void *addr)
+{
+	int before = atomic_read(&pks_nmi_probe.ran);
+	unsigned long spins = 0;
+
+	WRITE_ONCE(pks_nmi_probe.cpu, smp_processor_id());
+	WRITE_ONCE(pks_nmi_probe.addr, addr);
+	apic->send_IPI_self(NMI_VECTOR);
+	while (atomic_read(&pks_nmi_probe.ran) == before &&
+	       spins++ < 100000000)
+		cpu_relax();
+	WRITE_ONCE(pks_nmi_probe.addr, NULL);
+	return atomic_read(&pks_nmi_probe.ran) != before;
+}
+
+/*
+ * nmi: a fault-safe read of a keyed address from an NMI (as perf or a BPF
+ * probe_read does) is refused and does not deadlock, even when the NMI
+ * lands on a CPU that holds the fault ring's lock: the record is counted
+ * as lost instead. Without the lock held, the same NMI read is recorded.
+ */
+static int pks_test_nmi(struct pks_test_ctx *ctx)
+{
+	struct pks_test_page tp;
+	unsigned long flags;
+	u64 head, lost;
+	bool ran;
+	int rc;
+
+	if (!pks_faults_logging())
+		return pks_test_skip(ctx, "the fault log probe is not registered");
+	rc = pks_test_page_alloc(&tp, "test:nmi");
+	if (rc)
+		return rc;
+	rc = register_nmi_handler(NMI_LOCAL, pks_nmi_handler, 0, "pks_test");
+	if (rc) {
+		pks_test_page_free(&tp);
+		return rc;
+	}
+
+	head = pks_faults_head();
+	lost = pks_faults_lost();
+	preempt_disable();
+	raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	ran = pks_self_nmi(tp.addr);
+	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
+	preempt_enable();
+	if (!ran)
+		rc = pks_test_skip(ctx, "no self-NMI arrived");
+	else if (READ_ONCE(pks_nmi_probe.readable))
+		rc = pks_test_fail(ctx, "the keyed page was readable from an NMI");
+	else if (pks_faults_lost() != lost + 1 || pks_faults_head() != head)
+		rc = pks_test_fail(ctx, "with the ring held: %llu lost, %llu recorded; expected 1 and 0",
+				   pks_faults_lost() - lost,
+				   pks_faults_head() - head);
+	if (rc)
+		goto out;
+
+	preempt_disable();
+	ran = pks_self_nmi(tp.addr);
+	preempt_enable();
+	if (!ran)
+		rc = pks_test_skip(ctx, "no self-NMI arrived");
+	else if (READ_ONCE(pks_nmi_probe.readable) ||
+		 pks_faults_head() != head + 1)
+		rc = pks_test_fail(ctx, "NMI read: readable %d, %llu records; expected 0 and 1",
+				   READ_ONCE(pks_nmi_probe.readable),
+				   pks_faults_head() - head);
+	else
+		rc = PKS_RESULT_PASS;
+out:
+	unregister_nmi_handler(NMI_LOCAL, "pks_test");
+	pks_test_page_free(&tp);
+	return rc;
+}
+
 static const struct pks_test fault_tests[] = {
 	{ PKS_TEST_FAULT_CALLBACK, pks_test_fault_callback },
 	{ PKS_TEST_UNCLAIMED, pks_test_unclaimed },
+	{ PKS_TEST_NMI, pks_test_nmi },
 	{ PKS_TEST_CRASH, pks_test_crash },
 };
 

@@ -38,6 +38,7 @@
  * @key: the key tagging it
  * @leaf_size: size of the direct-map pages mapping it
  * @dev: the dax device, referenced while protected
+ * @dax_dev: its dax_device, to ask whether it is still alive
  * @mode: enum pks_mode, read locklessly by the fault path
  * @faults: stray accesses recorded on the range
  * @users: one for the list, one per task window on the range; the range
@@ -51,6 +52,7 @@ struct pks_prot {
 	int key;
 	unsigned long leaf_size;
 	struct device *dev;
+	struct dax_device *dax_dev;
 	u32 mode;
 	atomic64_t faults;
 	atomic_t users;
@@ -69,7 +71,7 @@ static LIST_HEAD(pks_prots);
 static typeof_member(struct device, bus) pks_dax_bus;
 static struct notifier_block pks_dax_nb;
 
-static int pks_refuse(char *msg, int rc, const char *fmt, ...)
+static __printf(3, 4) int pks_refuse(char *msg, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,6 +80,15 @@ static int pks_refuse(char *msg, int rc, const char *fmt, ...)
 	va_end(ap);
 	pr_warn("refused: %s\n", msg);
 	return rc;
+}
+
+static bool pks_dax_alive(struct dax_device *dax_dev)
+{
+	int id = dax_read_lock();
+	bool alive = dax_alive(dax_dev);
+
+	dax_read_unlock(id);
+	return alive;
 }
 
 /* The dax device behind a file, or NULL when it is not a dax device. */
@@ -171,12 +182,9 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 	}
 	dev = pks_dax_device(vma->vm_file);
 	if (dev) {
-		int id = dax_read_lock();
-
 		dax_dev = inode_dax(file_inode(vma->vm_file));
-		if (!dax_alive(dax_dev))
+		if (!pks_dax_alive(dax_dev))
 			dev = NULL;
-		dax_read_unlock(id);
 	}
 	if (!dev) {
 		mmap_read_unlock(mm);
@@ -185,6 +193,7 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 				  addr);
 	}
 	get_device(dev);
+	p->dax_dev = dax_dev;
 	step = vma_kernel_pagesize(vma);
 	mmap_read_unlock(mm);
 
@@ -386,6 +395,15 @@ int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
 		pks_grants_arm();
 	list_add_tail_rcu(&p->list, &pks_prots);
 	__pks_set_range_key(p, p->key);
+	/*
+	 * The unbind notifier sees every unbind from the moment the range is
+	 * listed (it waits for pks_lock); one that came before is seen here.
+	 */
+	if (!pks_dax_alive(p->dax_dev)) {
+		__pks_release(p);
+		return pks_refuse(msg, -ENODEV,
+				  "the dax device went away while being protected");
+	}
 	pr_info("%s: %#llx+%#llx protected with key %d (%lu KiB pages), %s\n",
 		p->name, (u64)p->start, p->len, p->key, p->leaf_size >> 10,
 		p->mode == PKS_MODE_RELAXED ? "relaxed" : "strict");

@@ -29,8 +29,9 @@ static const u32 pks_test_flags[] = PKS_TEST_CASES;
 #undef ___PKS_T
 
 
-static int pks_test_message(struct pks_test_ctx *ctx, int result,
-			    const char *fmt, va_list ap)
+static __printf(3, 0) int pks_test_message(struct pks_test_ctx *ctx,
+					    int result, const char *fmt,
+					    va_list ap)
 {
 	vsnprintf(ctx->message, sizeof(ctx->message), fmt, ap);
 	return result;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Static checks: checkpatch (from Debian's linux-source-6.1) and sparse on
-# the driver, and a clang build of the userspace code, warnings as errors.
+# Static checks: checkpatch (from Debian's linux-source-6.1), sparse and a
+# W=1 build on the driver, and a clang build of the userspace code,
+# warnings as errors.
 # Prints one "PASS|FAIL lint/<check>" line each.
 set -uo pipefail
 
@@ -49,6 +50,22 @@ elif warn=$(echo "$out" | grep -E "^$mod/.*: (warning|error):"); then
 	echo "FAIL lint/sparse: $(echo "$warn" | wc -l) warnings"
 else
 	echo "PASS lint/sparse"
+fi
+
+# W=1: the extra warnings kernel maintainers build with. (A clang build
+# of the module is not possible against Debian's gcc-built kernels: their
+# flags, -mrecord-mcount and -fconserve-stack among them, are gcc-only.)
+mod=$build/w1/$kver
+rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
+out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" W=1 modules 2>&1)
+if [ $? -ne 0 ]; then
+	echo "$out" >&2
+	echo "FAIL lint/module-w1: the W=1 build failed"
+elif warn=$(echo "$out" | grep -E "^$mod/.*: (warning|error):"); then
+	echo "$warn" >&2
+	echo "FAIL lint/module-w1: $(echo "$warn" | wc -l) warnings"
+else
+	echo "PASS lint/module-w1"
 fi
 
 if out=$(make -s BUILD="$build/clang" CC=clang userspace unit 2>&1); then

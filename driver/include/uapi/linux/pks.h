@@ -104,6 +104,7 @@ struct pks_info {
 	___PKS_T(STRAY_WRITE, "stray-write", PKS_TEST_F_NEEDS_DAX),	\
 	___PKS_T(UNCLAIMED, "unclaimed", 0),				\
 	___PKS_T(RESUME, "resume", 0),					\
+	___PKS_T(NMI, "nmi", 0),					\
 	___PKS_T(NR, "", 0)						\
 }
 
