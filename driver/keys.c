@@ -148,6 +148,7 @@ bool pks_key_fault_cb(int key, unsigned long address, bool write)
 	if (!pks_key_valid(key))
 		return false;
 	/* Pairs with the release in pks_key_alloc(): @data is set first. */
+	/* Pairs with the release in pks_key_alloc(): @data is set first. */
 	cb = smp_load_acquire(&pks_keys[key].fault_cb);
 	data = READ_ONCE(pks_keys[key].data);
 	return cb && cb(key, address, write, data);
