@@ -71,7 +71,7 @@ int pkstool_check_ns_filter(struct pks_ctx *ctx,
 		      ns_name);
 		return rc;
 	}
-	*chardev = pks_ns_get_chardev(ns) ? pks_ns_get_chardev(ns) : "";
+	*chardev = pks_ns_get_device(ns) ? pks_ns_get_device(ns) : "";
 	return 0;
 }
 

@@ -131,6 +131,9 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 			       size_to_json(pks_ns_get_size(ns), human));
 	json_object_object_add(jns, "chardev", chardev ?
 			       json_object_new_string(chardev) : NULL);
+	json_object_object_add(jns, "blockdev", pks_ns_get_blockdev(ns) ?
+			       json_object_new_string(pks_ns_get_blockdev(ns)) :
+			       NULL);
 	json_object_object_add(jns, "resource",
 			       addr_to_json(pks_ns_get_resource(ns)));
 	json_object_object_add(jns, "range_size",

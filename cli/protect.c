@@ -110,9 +110,9 @@ static enum outcome protect_one(struct protect_opts *opts, struct pks_ns *ns,
 	int rc;
 
 	*why = '\0';
-	if (!pks_ns_is_devdax(ns)) {
+	if (!pks_ns_can_protect(ns)) {
 		snprintf(why, len,
-			 "%s is %s: only devdax namespaces can be protected (the kernel's own paths to %s memory would fault); reconfigure it with 'ndctl create-namespace -m devdax'",
+			 "%s is %s: only devdax and fsdax namespaces can be protected (%s memory has no DAX mapping in the kernel's direct map); reconfigure it with 'ndctl create-namespace -m fsdax' or '-m devdax'",
 			 pks_ns_get_name(ns), pks_ns_get_mode(ns),
 			 pks_ns_get_mode(ns));
 		return REFUSED;
@@ -192,7 +192,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 
 	array = json_object_new_array();
 	pks_ns_foreach(ctx, ns) {
-		bool wanted = opts.all && pks_ns_is_devdax(ns);
+		bool wanted = opts.all && pks_ns_can_protect(ns);
 
 		for (i = 0; !wanted && i < opts.nr_names; i++)
 			wanted = pks_ns_find(ctx, opts.names[i]) == ns;

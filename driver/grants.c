@@ -98,6 +98,15 @@ static struct pks_path_probe pks_path_probes[] = {
 	PKS_PROBE("io_write", IO_URING),
 	PKS_PROBE("blkdev_read_iter", BLOCK_DIRECT),
 	PKS_PROBE("blkdev_write_iter", BLOCK_DIRECT),
+	/* fs/dax.c: file data, page-fault copies, zeroing, flushes, reflink. */
+	PKS_PROBE("dax_iomap_rw", FSDAX),
+	PKS_PROBE("dax_iomap_fault", FSDAX),
+	PKS_PROBE("dax_writeback_mapping_range", FSDAX),
+	PKS_PROBE("dax_zero_range", FSDAX),
+	PKS_PROBE("dax_truncate_page", FSDAX),
+	PKS_PROBE("dax_remap_file_range_prep", FSDAX),
+	/* The pmem driver's own block I/O (filesystem metadata, journals). */
+	PKS_PROBE("pmem_submit_bio", PMEM_BLOCK),
 };
 
 /*

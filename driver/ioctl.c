@@ -87,7 +87,7 @@ static long pks_ioctl_protect(void __user *argp)
 	if (copy_from_user(&prot, argp, sizeof(prot)))
 		return -EFAULT;
 	if (prot.size != sizeof(prot) || prot.rsvd ||
-	    prot.flags & ~PKS_PROTECT_F_RELAXED)
+	    prot.flags & ~(PKS_PROTECT_F_RELAXED | PKS_PROTECT_F_BLOCKDEV))
 		return -EINVAL;
 	memset(prot.name, 0, sizeof(prot.name));
 	memset(prot.message, 0, sizeof(prot.message));

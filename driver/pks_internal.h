@@ -89,7 +89,7 @@ int pks_keys_busy(char *msg, size_t len);
 extern struct mutex pks_lock;
 
 /* protect.c */
-int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
+int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 		  char *msg);
 int __pks_unprotect(phys_addr_t start);
 int __pks_set_mode(phys_addr_t start, u32 mode);
@@ -123,7 +123,7 @@ __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
  */
 struct pks_test_ctx {
 	struct pks_session *session;
-	const struct pks_range *range;
+	struct pks_range *range;
 	char message[PKS_MESSAGE_LEN];
 };
 

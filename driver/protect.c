@@ -12,9 +12,11 @@
  */
 #include "pks_internal.h"
 
+#include <linux/blkdev.h>
 #include <linux/cdev.h>
 #include <linux/dax.h>
 #include <linux/device.h>
+#include <linux/file.h>
 #include <linux/hugetlb.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
@@ -22,6 +24,7 @@
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
@@ -39,6 +42,8 @@
  * @leaf_size: size of the direct-map pages mapping it
  * @dev: the dax device, referenced while protected
  * @dax_dev: its dax_device, to ask whether it is still alive
+ * @fsdax: an fsdax namespace: @dax_dev is referenced and @dev is its nd
+ *	device
  * @mode: enum pks_mode, read locklessly by the fault path
  * @faults: stray accesses recorded on the range
  * @users: one for the list, one per task window on the range; the range
@@ -53,6 +58,7 @@ struct pks_prot {
 	unsigned long leaf_size;
 	struct device *dev;
 	struct dax_device *dax_dev;
+	bool fsdax;
 	u32 mode;
 	atomic64_t faults;
 	atomic_t users;
@@ -67,9 +73,12 @@ struct dax_device *inode_dax(struct inode *inode);
  * because the fault path reads it with interrupts off.
  */
 static LIST_HEAD(pks_prots);
-/* The dax bus, once known; struct device has it const from 6.2 on. */
-static typeof_member(struct device, bus) pks_dax_bus;
-static struct notifier_block pks_dax_nb;
+/*
+ * The buses watched for protected devices going away (dax, nd), once
+ * known; struct device has the bus const from 6.2 on.
+ */
+static typeof_member(struct device, bus) pks_buses[2];
+static struct notifier_block pks_bus_nb[2];
 
 static __printf(3, 4) int pks_refuse(char *msg, int rc, const char *fmt, ...)
 {
@@ -106,7 +115,12 @@ static struct device *pks_dax_device(struct file *file)
 	return dev;
 }
 
-static int pks_check_memory(const struct pks_range *r, char *msg)
+/*
+ * The range must be persistent memory inside one pagemap of @type
+ * (MEMORY_DEVICE_GENERIC for device-dax, MEMORY_DEVICE_FS_DAX for fsdax,
+ * or -1 for either, as stray test copies may target).
+ */
+static int pks_check_memory(const struct pks_range *r, int type, char *msg)
 {
 	unsigned long pfn = PHYS_PFN(r->start);
 	struct dev_pagemap *pgmap;
@@ -135,16 +149,20 @@ static int pks_check_memory(const struct pks_range *r, char *msg)
 	pgmap = get_dev_pagemap(pfn, NULL);
 	if (!pgmap)
 		return pks_refuse(msg, -ENODEV,
-				  "no device-dax instance owns %#llx (raw or sector namespace, or none enabled)",
+				  "no device-dax or fsdax instance owns %#llx (raw or sector namespace, or none enabled)",
 				  r->start);
-	if (pgmap->type == MEMORY_DEVICE_FS_DAX)
+	if (type < 0 && (pgmap->type == MEMORY_DEVICE_GENERIC ||
+			 pgmap->type == MEMORY_DEVICE_FS_DAX))
+		type = pgmap->type;
+	if (pgmap->type == MEMORY_DEVICE_FS_DAX && type != pgmap->type)
 		rc = pks_refuse(msg, -EOPNOTSUPP,
-				"%#llx is fsdax memory: the kernel's DAX paths use it unguarded; use a devdax namespace",
+				"%#llx is fsdax memory: protect it by its block device (pkstool enable pmemN)",
 				r->start);
-	else if (pgmap->type != MEMORY_DEVICE_GENERIC)
+	else if (pgmap->type != type)
 		rc = pks_refuse(msg, -EOPNOTSUPP,
-				"%#llx is device memory of type %d, not device-dax",
-				r->start, pgmap->type);
+				"%#llx is device memory of type %d, not %s",
+				r->start, pgmap->type,
+				type == MEMORY_DEVICE_FS_DAX ? "fsdax" : "device-dax");
 	for (i = 0; !rc && i < pgmap->nr_range; i++)
 		covered |= pgmap->ranges[i].start <= r->start &&
 			   r->start + r->len - 1 <= pgmap->ranges[i].end;
@@ -219,6 +237,73 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 	p->dev = dev;
 	strscpy(p->name, dev_name(dev), sizeof(p->name));
 	return 0;
+}
+
+/*
+ * An fsdax namespace, named by a file descriptor on its block device: its
+ * DAX data area is what dax_direct_access() hands out from offset 0, in
+ * the kernel direct map; the struct pages of a --map=dev namespace lie
+ * before it and are never included.
+ */
+static int pks_check_blockdev(struct pks_range *r, struct pks_prot *p,
+			      char *msg)
+{
+	struct block_device *bdev;
+	struct dax_device *dax_dev;
+	struct file *file;
+	void *kaddr = NULL;
+	u64 start_off = 0;
+	long nr;
+	pfn_t pfn;
+	int id, rc = 0;
+
+	if (r->start || r->len)
+		return pks_refuse(msg, -EINVAL,
+				  "start and length must be 0 for a block device: the driver finds them");
+	file = r->addr <= INT_MAX ? fget(r->addr) : NULL;
+	if (!file)
+		return pks_refuse(msg, -EBADF, "%llu is not an open file descriptor",
+				  r->addr);
+	if (!S_ISBLK(file_inode(file)->i_mode)) {
+		rc = pks_refuse(msg, -EINVAL, "descriptor %llu is not a block device",
+				r->addr);
+		goto out;
+	}
+	bdev = I_BDEV(file->f_mapping->host);
+	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, NULL, NULL);
+	if (!dax_dev) {
+		rc = pks_refuse(msg, -EOPNOTSUPP,
+				"%s has no DAX support (a sector namespace?): only fsdax block devices can be protected",
+				bdev->bd_disk->disk_name);
+		goto out;
+	}
+	if (start_off || bdev_is_partition(bdev)) {
+		fs_put_dax(dax_dev, NULL);
+		rc = pks_refuse(msg, -EINVAL,
+				"%s is a partition: protect the whole device",
+				bdev->bd_disk->disk_name);
+		goto out;
+	}
+	id = dax_read_lock();
+	nr = dax_direct_access(dax_dev, 0, LONG_MAX / PAGE_SIZE, DAX_ACCESS,
+			       &kaddr, &pfn);
+	dax_read_unlock(id);
+	if (nr <= 0 || kaddr != __va(pfn_t_to_phys(pfn))) {
+		fs_put_dax(dax_dev, NULL);
+		rc = pks_refuse(msg, -EINVAL,
+				"%s: its DAX memory is not in the kernel direct map (raw namespace?)",
+				bdev->bd_disk->disk_name);
+		goto out;
+	}
+	r->start = pfn_t_to_phys(pfn);
+	r->len = (u64)nr << PAGE_SHIFT;
+	p->dax_dev = dax_dev;
+	p->fsdax = true;
+	p->dev = get_device(disk_to_dev(bdev->bd_disk)->parent);
+	strscpy(p->name, bdev->bd_disk->disk_name, sizeof(p->name));
+out:
+	fput(file);
+	return rc;
 }
 
 /* Every direct-map page of the range lies wholly inside it, untagged. */
@@ -298,6 +383,15 @@ static struct pks_prot *__pks_find(phys_addr_t start, u64 len)
 	return NULL;
 }
 
+/* Drop what the checks took on @p. */
+static void pks_prot_free(struct pks_prot *p)
+{
+	if (p->fsdax)
+		fs_put_dax(p->dax_dev, NULL);
+	put_device(p->dev);
+	kfree(p);
+}
+
 static void __pks_release(struct pks_prot *p)
 {
 	lockdep_assert_held(&pks_lock);
@@ -314,12 +408,11 @@ static void __pks_release(struct pks_prot *p)
 		wait_var_event(&p->users, !atomic_read(&p->users));
 	pks_key_free(p->key);
 	pr_info("%s: protection off, key %d freed\n", p->name, p->key);
-	put_device(p->dev);
-	kfree(p);
+	pks_prot_free(p);
 }
 
 /* A protected device that loses its driver is released first. */
-static int pks_dax_notify(struct notifier_block *nb, unsigned long action,
+static int pks_bus_notify(struct notifier_block *nb, unsigned long action,
 			  void *data)
 {
 	struct pks_prot *p, *tmp;
@@ -339,44 +432,80 @@ static int pks_dax_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_OK;
 }
 
-static struct notifier_block pks_dax_nb = {
-	.notifier_call = pks_dax_notify,
+static struct notifier_block pks_bus_nb[2] = {
+	{ .notifier_call = pks_bus_notify },
+	{ .notifier_call = pks_bus_notify },
 };
 
-/* Protect a range; on failure @msg says why and nothing changed. */
-int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
+/*
+ * Watch @bus for the protected device going away: the dax bus for
+ * device-dax, the nd bus for fsdax. Registered once per bus, on the first
+ * protection that needs it.
+ */
+static int pks_watch_bus(typeof_member(struct device, bus) bus)
+{
+	int i, rc;
+
+	for (i = 0; i < ARRAY_SIZE(pks_buses); i++) {
+		if (pks_buses[i] == bus)
+			return 0;
+		if (pks_buses[i])
+			continue;
+		rc = bus_register_notifier(bus, &pks_bus_nb[i]);
+		if (!rc)
+			pks_buses[i] = bus;
+		return rc;
+	}
+	return -ENOSPC;
+}
+
+/*
+ * Protect a range (or, with PKS_PROTECT_F_BLOCKDEV, an fsdax block
+ * device's data area, returned in @r); on failure @msg says why and
+ * nothing changed.
+ */
+int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 		  char *msg)
 {
 	struct pks_prot *p, *other;
 	int rc;
 
 	lockdep_assert_held(&pks_lock);
-	rc = pks_check_memory(r, msg);
-	if (rc)
-		return rc;
-	other = __pks_find(r->start, r->len);
-	if (other)
-		return pks_refuse(msg, -EBUSY,
-				  "range %#llx+%#llx overlaps protected %s",
-				  r->start, r->len, other->name);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
+	if (flags & PKS_PROTECT_F_BLOCKDEV) {
+		rc = pks_check_blockdev(r, p, msg);
+		if (rc) {
+			kfree(p);
+			return rc;
+		}
+		rc = pks_check_memory(r, MEMORY_DEVICE_FS_DAX, msg);
+	} else {
+		rc = pks_check_memory(r, MEMORY_DEVICE_GENERIC, msg);
+		if (rc) {
+			kfree(p);
+			return rc;
+		}
+		rc = pks_check_mapping(r, p, msg);
+		if (rc) {
+			kfree(p);
+			return rc;
+		}
+	}
 	p->start = r->start;
 	p->len = r->len;
 	p->mode = flags & PKS_PROTECT_F_RELAXED ? PKS_MODE_RELAXED :
 						  PKS_MODE_STRICT;
-	rc = pks_check_mapping(r, p, msg);
-	if (rc) {
-		kfree(p);
-		return rc;
-	}
-	rc = pks_check_leaves(p, msg);
-	if (!rc && !pks_dax_bus) {
-		rc = bus_register_notifier(p->dev->bus, &pks_dax_nb);
-		if (!rc)
-			pks_dax_bus = p->dev->bus;
-	}
+	other = rc ? NULL : __pks_find(r->start, r->len);
+	if (other)
+		rc = pks_refuse(msg, -EBUSY,
+				"range %#llx+%#llx overlaps protected %s",
+				r->start, r->len, other->name);
+	if (!rc)
+		rc = pks_check_leaves(p, msg);
+	if (!rc)
+		rc = pks_watch_bus(p->dev->bus);
 	if (!rc) {
 		p->key = pks_key_alloc(p->name, NULL, NULL);
 		if (p->key < 0)
@@ -385,8 +514,7 @@ int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
 					p->name, PKS_NR_KEYS - 1);
 	}
 	if (rc) {
-		put_device(p->dev);
-		kfree(p);
+		pks_prot_free(p);
 		return rc;
 	}
 	atomic_set(&p->users, 1);
@@ -402,7 +530,7 @@ int __pks_protect(const struct pks_range *r, u32 flags, char *name, int *key,
 	if (!pks_dax_alive(p->dax_dev)) {
 		__pks_release(p);
 		return pks_refuse(msg, -ENODEV,
-				  "the dax device went away while being protected");
+				  "the device went away while being protected");
 	}
 	pr_info("%s: %#llx+%#llx protected with key %d (%lu KiB pages), %s\n",
 		p->name, (u64)p->start, p->len, p->key, p->leaf_size >> 10,
@@ -665,7 +793,7 @@ static int pks_stray_target(phys_addr_t start, u64 len)
 	};
 	char msg[PKS_MESSAGE_LEN];
 
-	if (pks_range_key(start, len) >= 0 || !pks_check_memory(&r, msg))
+	if (pks_range_key(start, len) >= 0 || !pks_check_memory(&r, -1, msg))
 		return 0;
 	return -ENOENT;
 }
@@ -772,14 +900,16 @@ int pks_range_copy(struct pks_copy *a)
 void pks_protect_exit(void)
 {
 	struct pks_prot *p, *tmp;
+	int i;
 
 	mutex_lock(&pks_lock);
 	list_for_each_entry_safe(p, tmp, &pks_prots, list)
 		__pks_release(p);
 	mutex_unlock(&pks_lock);
-	if (pks_dax_bus)
-		bus_unregister_notifier(pks_dax_bus, &pks_dax_nb);
-	pks_dax_bus = NULL;
+	for (i = 0; i < ARRAY_SIZE(pks_buses); i++)
+		if (pks_buses[i])
+			bus_unregister_notifier(pks_buses[i], &pks_bus_nb[i]);
+	memset(pks_buses, 0, sizeof(pks_buses));
 }
 
 /* Offsets the tests probe: first, middle and last word of the range. */
@@ -803,7 +933,7 @@ static bool pks_test_guarded_read(phys_addr_t pa, int key, u64 *val)
  * the range as it was.
  */
 static int pks_test_keys_exhausted(struct pks_test_ctx *ctx,
-				   const struct pks_range *r)
+				   struct pks_range *r)
 {
 	int held[PKS_NR_KEYS], n = 0, i, key, rc, result = PKS_RESULT_PASS;
 	u64 val;
@@ -833,7 +963,7 @@ static int pks_test_keys_exhausted(struct pks_test_ctx *ctx,
  */
 static int pks_test_protect(struct pks_test_ctx *ctx)
 {
-	const struct pks_range *r = ctx->range;
+	struct pks_range *r = ctx->range;
 	int i, key, rc, result = PKS_RESULT_PASS;
 	unsigned int prev;
 	u64 val, orig, off;
@@ -884,7 +1014,7 @@ static int pks_test_protect(struct pks_test_ctx *ctx)
  */
 static int pks_test_stray_write(struct pks_test_ctx *ctx)
 {
-	const struct pks_range *r = ctx->range;
+	struct pks_range *r = ctx->range;
 	int i, key, rc, result = PKS_RESULT_PASS;
 	u64 before, after, off;
 	unsigned int prev;

@@ -39,6 +39,7 @@ struct pks_ns {
 	struct pks_ns *next;
 	char name[64];
 	char chardev[64];	/* "" unless devdax */
+	char blockdev[64];	/* "" unless fsdax */
 	const char *mode;
 	uint64_t size;
 	uint64_t resource;
@@ -510,6 +511,7 @@ static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 	struct daxctl_region *region;
 	struct daxctl_dev *dev;
 	struct ndctl_dax *dax;
+	struct ndctl_pfn *pfn;
 	struct pks_ns *ns, **tail;
 
 	ns = calloc(1, sizeof(*ns));
@@ -537,6 +539,10 @@ static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 			break;
 		}
 	}
+	pfn = ndctl_namespace_get_pfn(ndns);
+	if (pfn && ndctl_pfn_get_block_device(pfn))
+		snprintf(ns->blockdev, sizeof(ns->blockdev), "%s",
+			 ndctl_pfn_get_block_device(pfn));
 	for (tail = &ctx->namespaces; *tail; tail = &(*tail)->next)
 		;
 	*tail = ns;
@@ -567,7 +573,15 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 		ns->prot_mode = -1;
 		ns->faults = 0;
 		for (i = 0; i < list.nr && i < PKS_NR_KEYS; i++) {
-			if (!*ns->chardev || ranges[i].start != ns->resource)
+			ranges[i].name[PKS_NAME_LEN - 1] = '\0';
+			/* fsdax: the driver found the data area itself. */
+			if (*ns->blockdev &&
+			    !strcmp(ranges[i].name, ns->blockdev)) {
+				ns->resource = ranges[i].start;
+				ns->range_size = ranges[i].len;
+			}
+			if ((!*ns->chardev && !*ns->blockdev) ||
+			    ranges[i].start != ns->resource)
 				continue;
 			ns->key = ranges[i].key;
 			ns->prot_mode = ranges[i].mode;
@@ -618,7 +632,8 @@ struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident)
 		ident += 5;
 	pks_ns_foreach(ctx, ns)
 		if (!strcmp(ns->name, ident) ||
-		    (*ns->chardev && !strcmp(ns->chardev, ident)))
+		    (*ns->chardev && !strcmp(ns->chardev, ident)) ||
+		    (*ns->blockdev && !strcmp(ns->blockdev, ident)))
 			return ns;
 	return NULL;
 }
@@ -636,6 +651,22 @@ const char *pks_ns_get_mode(struct pks_ns *ns)
 bool pks_ns_is_devdax(struct pks_ns *ns)
 {
 	return *ns->chardev;
+}
+
+const char *pks_ns_get_blockdev(struct pks_ns *ns)
+{
+	return *ns->blockdev ? ns->blockdev : NULL;
+}
+
+bool pks_ns_can_protect(struct pks_ns *ns)
+{
+	return *ns->chardev || *ns->blockdev;
+}
+
+const char *pks_ns_get_device(struct pks_ns *ns)
+{
+	return *ns->chardev ? ns->chardev :
+	       *ns->blockdev ? ns->blockdev : NULL;
 }
 
 const char *pks_ns_get_chardev(struct pks_ns *ns)
@@ -686,6 +717,37 @@ int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
 	return rc;
 }
 
+/* fsdax: the driver finds the data area from the block device itself. */
+static int pks_ns_protect_blockdev(struct pks_ns *ns, enum pks_mode mode,
+				   char *why, size_t len)
+{
+	struct pks_protect prot = {
+		.size = sizeof(prot),
+		.flags = PKS_PROTECT_F_BLOCKDEV |
+			 (mode == PKS_MODE_RELAXED ? PKS_PROTECT_F_RELAXED : 0),
+	};
+	char path[80];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/dev/%s", ns->blockdev);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	prot.range.addr = fd;
+	rc = pks_call(ns->ctx, PKS_IOC_PROTECT, &prot);
+	close(fd);
+	prot.message[PKS_MESSAGE_LEN - 1] = '\0';
+	if (why && len)
+		snprintf(why, len, "%s", prot.message);
+	if (rc)
+		return rc;
+	ns->key = prot.key;
+	ns->prot_mode = mode;
+	ns->resource = prot.range.start;
+	ns->range_size = prot.range.len;
+	return 0;
+}
+
 int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 		   size_t len)
 {
@@ -694,6 +756,8 @@ int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 
 	if (why && len)
 		*why = '\0';
+	if (*ns->blockdev)
+		return pks_ns_protect_blockdev(ns, mode, why, len);
 	if (!pks_ns_is_devdax(ns))
 		return -EOPNOTSUPP;
 	rc = pks_ns_map(ns, &range, &fd);

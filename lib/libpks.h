@@ -98,8 +98,15 @@ const char *pks_ns_get_name(struct pks_ns *ns);
 const char *pks_ns_get_mode(struct pks_ns *ns);	/* devdax, fsdax, ... */
 bool pks_ns_is_devdax(struct pks_ns *ns);
 const char *pks_ns_get_chardev(struct pks_ns *ns);	/* NULL unless devdax */
+const char *pks_ns_get_blockdev(struct pks_ns *ns);	/* NULL unless fsdax */
+/* The device a protection is named after: chardev or blockdev, or NULL. */
+const char *pks_ns_get_device(struct pks_ns *ns);
+bool pks_ns_can_protect(struct pks_ns *ns);		/* devdax or fsdax */
 uint64_t pks_ns_get_size(struct pks_ns *ns);
-/* The physical range: the dax device's for devdax, else the namespace's. */
+/*
+ * The physical range: the dax device's for devdax, the protected data
+ * area for a protected fsdax namespace, else the namespace's.
+ */
 uint64_t pks_ns_get_resource(struct pks_ns *ns);
 uint64_t pks_ns_get_range_size(struct pks_ns *ns);
 bool pks_ns_is_protected(struct pks_ns *ns);

@@ -46,7 +46,7 @@ info_json() {
 DEFAULT_PKRS=0x55555554
 
 # setup_namespaces: a 512 MiB devdax namespace (dax0.0, 2 MiB aligned), a
-# 256 MiB fsdax one and a 128 MiB raw one, unless they exist already (the
+# 512 MiB fsdax one (room for xfs) and a 128 MiB raw one, unless they exist already (the
 # NVDIMM's backing file keeps its labels across the boots of one run).
 # Sets DAX_NS, FSDAX_NS, RAW_NS to their names.
 setup_namespaces() {
@@ -55,7 +55,7 @@ setup_namespaces() {
 		ndctl init-labels -f all >/dev/null &&
 		ndctl enable-region all >/dev/null &&
 		ndctl create-namespace -r region0 -m devdax -a 2M -s 512M >/dev/null &&
-		ndctl create-namespace -r region0 -m fsdax -s 256M >/dev/null &&
+		ndctl create-namespace -r region0 -m fsdax -s 512M >/dev/null &&
 		ndctl create-namespace -r region0 -m raw -s 128M >/dev/null ||
 			fail "cannot create the test namespaces"
 	fi

@@ -29,7 +29,7 @@ copy_prog() {
 		cp -L "$lib" "$stage/$lib"
 	done
 }
-for p in ndctl daxctl jq; do
+for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair; do
 	copy_prog "$(command -v $p)" "bin/$p"
 done
 for p in "$build"/pkstool "$build"/vm-bin/*; do
@@ -58,8 +58,10 @@ add_module() {
 	esac
 	order+=("$name")
 }
-# brd: a block device whose driver copies with the CPU, for O_DIRECT.
-for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd; do
+# brd: a block device whose driver copies with the CPU, for O_DIRECT;
+# ext4 and xfs (with the crc32c they look up at mount) for fsdax.
+for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
+	 crc32c_generic ext4 xfs; do
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"

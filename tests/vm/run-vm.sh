@@ -46,7 +46,7 @@ initrd=$out/initrd.gz
 
 # The NVDIMM's backing file lives as long as OUTDIR: data persists
 # across boots of one run.
-[ -f "$out/nvdimm.img" ] || truncate -s 1G "$out/nvdimm.img"
+[ -f "$out/nvdimm.img" ] || truncate -s 2G "$out/nvdimm.img"
 
 cpuopt=max
 [ "$cpu" = nopks ] && cpuopt=max,-pks
@@ -55,7 +55,7 @@ boot() {
 	rm -f "$out/console.log" "$out/results.log"
 	timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg -cpu "$cpuopt" \
 		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp 2 \
-		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=1G \
+		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G \
 		-device nvdimm,id=nv1,memdev=mem1,label-size=128K \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 pkstest.cases=$list" \

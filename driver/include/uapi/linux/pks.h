@@ -267,6 +267,13 @@ enum pks_mode {
 };
 
 #define PKS_PROTECT_F_RELAXED	(1u << 0)	/* start in PKS_MODE_RELAXED */
+/*
+ * An fsdax namespace: @range.addr is a file descriptor open on its block
+ * device (/dev/pmemN), @range.start and @range.len are 0 on input. The
+ * driver protects the device's whole DAX data area and returns it in
+ * @range.start and @range.len.
+ */
+#define PKS_PROTECT_F_BLOCKDEV	(1u << 1)
 #define PKS_COPY_F_WRITE	(1u << 0)
 #define PKS_COPY_F_UNGUARDED	(1u << 1)
 #define PKS_COPY_F_PLAIN	(1u << 2)	/* unguarded, not fault-safe */
@@ -403,6 +410,8 @@ struct pks_set_mode {
 	___PKS_P(COREDUMP, "coredump"),					\
 	___PKS_P(IO_URING, "io-uring"),					\
 	___PKS_P(BLOCK_DIRECT, "block-direct"),				\
+	___PKS_P(FSDAX, "fsdax"),					\
+	___PKS_P(PMEM_BLOCK, "pmem-block"),				\
 	___PKS_P(NR, ""),						\
 }
 

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pks-fileops: file operations on a DAX file system, each checked.
+ *
+ *   pks-fileops run DIR	write, read, O_DIRECT, copy_file_range,
+ *				sendfile, fsync, mmap + msync, MAP_PRIVATE,
+ *				MAP_SYNC, truncate, fallocate punch and zero,
+ *				rename, unlink; then print "FILE HASH" lines
+ *				for what is left
+ *   pks-fileops hash DIR	print "FILE HASH" for the files in DIR
+ *   pks-fileops phys FILE	print the device byte offset of FILE's
+ *				first block (FIEMAP)
+ *
+ * Exit 0 when every check held, 1 otherwise (the failing step is named).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/falloc.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE	0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC		0x80000
+#endif
+
+#define BIG	(8UL << 20)
+#define CHUNK	(1UL << 20)
+
+static char path_buf[4096];
+
+static void fail(const char *step)
+{
+	fprintf(stderr, "pks-fileops: %s: %s\n", step, strerror(errno));
+	exit(1);
+}
+
+static void check(int ok, const char *step)
+{
+	if (!ok) {
+		fprintf(stderr, "pks-fileops: %s: wrong data\n", step);
+		exit(1);
+	}
+	printf("ok: %s\n", step);
+}
+
+static const char *in(const char *dir, const char *name)
+{
+	snprintf(path_buf, sizeof(path_buf), "%s/%s", dir, name);
+	return path_buf;
+}
+
+static void pattern(unsigned char *p, size_t len, unsigned int seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		p[i] = x;
+	}
+}
+
+static uint64_t fnv(const unsigned char *p, size_t len, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static void write_all(int fd, const void *p, size_t len, off_t off)
+{
+	if (pwrite(fd, p, len, off) != (ssize_t)len)
+		fail("pwrite");
+}
+
+static void read_all(int fd, void *p, size_t len, off_t off)
+{
+	if (pread(fd, p, len, off) != (ssize_t)len)
+		fail("pread");
+}
+
+static int do_hash(const char *dir)
+{
+	unsigned char *buf = malloc(CHUNK);
+	struct dirent **names;
+	int i, n;
+
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0 || !buf)
+		fail("scandir");
+	for (i = 0; i < n; i++) {
+		uint64_t h = 0xcbf29ce484222325ULL;
+		ssize_t got;
+		int fd;
+
+		if (names[i]->d_type != DT_REG)
+			continue;
+		fd = open(in(dir, names[i]->d_name), O_RDONLY);
+		if (fd < 0)
+			fail(names[i]->d_name);
+		while ((got = read(fd, buf, CHUNK)) > 0)
+			h = fnv(buf, got, h);
+		close(fd);
+		printf("%s %016llx\n", names[i]->d_name, (unsigned long long)h);
+	}
+	return 0;
+}
+
+static int do_phys(const char *file)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext[1];
+	} q = { .fm = { .fm_length = ~0ULL, .fm_flags = FIEMAP_FLAG_SYNC,
+			.fm_extent_count = 1 } };
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0 || ioctl(fd, FS_IOC_FIEMAP, &q) || !q.fm.fm_mapped_extents)
+		fail("FIEMAP");
+	printf("%llu\n", (unsigned long long)q.ext[0].fe_physical);
+	return 0;
+}
+
+static int do_run(const char *dir)
+{
+	unsigned char *big = malloc(BIG), *buf = malloc(BIG), *d;
+	int fd, fd2, fd3;
+	off_t off;
+	void *m;
+
+	if (!big || !buf || posix_memalign((void **)&d, 4096, CHUNK))
+		fail("malloc");
+	pattern(big, BIG, 1);
+
+	/* write(), then read() and unaligned pwrite()/pread(). */
+	fd = open(in(dir, "big"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		fail("create big");
+	write_all(fd, big, BIG, 0);
+	read_all(fd, buf, BIG, 0);
+	check(!memcmp(big, buf, BIG), "write then read 8 MiB");
+	memcpy(big + 4097, "unaligned bytes", 15);
+	write_all(fd, big + 4097, 15, 4097);
+	memcpy(big + BIG - 3, "end", 3);
+	write_all(fd, big + BIG - 3, 3, BIG - 3);
+	read_all(fd, buf, 4096 * 3, 0);
+	check(!memcmp(big, buf, 4096 * 3), "unaligned pwrite and pread");
+	if (fsync(fd) || fdatasync(fd))
+		fail("fsync");
+	printf("ok: fsync and fdatasync\n");
+
+	/* O_DIRECT both ways. */
+	fd2 = open(in(dir, "direct"), O_RDWR | O_CREAT | O_TRUNC | O_DIRECT,
+		   0644);
+	if (fd2 < 0)
+		fail("create direct");
+	memcpy(d, big, CHUNK);
+	write_all(fd2, d, CHUNK, 0);
+	memset(d, 0, CHUNK);
+	read_all(fd2, d, CHUNK, 0);
+	check(!memcmp(d, big, CHUNK), "O_DIRECT write and read");
+	close(fd2);
+
+	/* copy_file_range() and sendfile() from a DAX file. */
+	fd2 = open(in(dir, "copy"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	off = 0;
+	if (fd2 < 0 || copy_file_range(fd, &off, fd2, NULL, BIG, 0) !=
+	    (ssize_t)BIG)
+		fail("copy_file_range");
+	read_all(fd2, buf, BIG, 0);
+	check(!memcmp(big, buf, BIG), "copy_file_range");
+	close(fd2);
+	fd2 = open(in(dir, "sent"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	off = 0;
+	if (fd2 < 0 || sendfile(fd2, fd, &off, BIG) != (ssize_t)BIG)
+		fail("sendfile");
+	read_all(fd2, buf, BIG, 0);
+	check(!memcmp(big, buf, BIG), "sendfile");
+	close(fd2);
+
+	/* mmap: stores, msync, read back; MAP_PRIVATE stays private. */
+	m = mmap(NULL, BIG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		fail("mmap");
+	check(!memcmp(m, big, BIG), "loads through mmap");
+	pattern(big, CHUNK, 2);
+	memcpy(m, big, CHUNK);
+	if (msync(m, CHUNK, MS_SYNC))
+		fail("msync");
+	munmap(m, BIG);
+	read_all(fd, buf, CHUNK, 0);
+	check(!memcmp(big, buf, CHUNK), "stores through mmap and msync");
+	m = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		fail("mmap private");
+	memset(m, 0x77, 4096);
+	read_all(fd, buf, 4096, 0);
+	check(((unsigned char *)m)[0] == 0x77 && !memcmp(big, buf, 4096),
+	      "MAP_PRIVATE copy-on-write leaves the file alone");
+	munmap(m, CHUNK);
+	m = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
+		 MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0);
+	if (m == MAP_FAILED) {
+		printf("MAP_SYNC: %s\n", strerror(errno));
+	} else {
+		memcpy(m, "map-sync", 8);
+		munmap(m, CHUNK);
+		read_all(fd, buf, 8, 0);
+		check(!memcmp(buf, "map-sync", 8), "MAP_SYNC store");
+		memcpy(big, "map-sync", 8);
+	}
+
+	/* truncate, fallocate punch and zero. */
+	fd3 = open(in(dir, "holes"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd3 < 0)
+		fail("create holes");
+	write_all(fd3, big, BIG, 0);
+	if (ftruncate(fd3, BIG - 5000) || ftruncate(fd3, BIG))
+		fail("ftruncate");
+	read_all(fd3, buf, BIG, 0);
+	memset(big + BIG - 5000, 0, 5000);
+	check(!memcmp(big, buf, BIG), "truncate to an unaligned size and back");
+	if (fallocate(fd3, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 10000,
+		      70000))
+		fail("FALLOC_FL_PUNCH_HOLE");
+	memset(big + 10000, 0, 70000);
+	if (fallocate(fd3, FALLOC_FL_ZERO_RANGE, 200000, 30000))
+		fail("FALLOC_FL_ZERO_RANGE");
+	memset(big + 200000, 0, 30000);
+	read_all(fd3, buf, BIG, 0);
+	check(!memcmp(big, buf, BIG), "punch hole and zero range");
+	close(fd3);
+	close(fd);
+
+	/* rename and unlink. */
+	if (rename(in(dir, "sent"), "/tmp/.pks-x") == 0)
+		fail("rename across file systems should fail");
+	{
+		char from[4096];
+
+		snprintf(from, sizeof(from), "%s/sent", dir);
+		if (rename(from, in(dir, "renamed")))
+			fail("rename");
+	}
+	if (unlink(in(dir, "copy")))
+		fail("unlink");
+	printf("ok: rename and unlink\n");
+	sync();
+	return do_hash(dir);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "run"))
+		return do_run(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "hash"))
+		return do_hash(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "phys"))
+		return do_phys(argv[2]);
+	fprintf(stderr, "usage: pks-fileops run|hash DIR | phys FILE\n");
+	return 2;
+}

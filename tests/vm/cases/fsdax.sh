@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: an fsdax namespace protected by its block device keeps working under
+# ext4 -o dax and xfs -o dax=always (strict mode): mkfs, mount, file I/O of
+# every kind (pks-fileops), unmount, a clean fsck, the same checksums after
+# remount. Stray kernel writes into file data and into the superblock are
+# refused and recorded and change nothing. The control, with protection
+# off, lets the same strays through and the corruption is detected.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+# require-kmsg: pks: pmem[0-9.]+: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+[ -b "/dev/$blk" ] || fail "no fsdax block device"
+mkdir -p /mnt
+
+mkfs_fs() {
+	case $1 in
+	ext4) mkfs.ext4 -q -F -b 4096 "/dev/$blk" ;;
+	xfs) mkfs.xfs -q -f "/dev/$blk" ;;
+	esac
+}
+mount_fs() {
+	case $1 in
+	ext4) mount -t ext4 -o dax "/dev/$blk" /mnt ;;
+	xfs) mount -t xfs -o dax=always "/dev/$blk" /mnt ;;
+	esac
+}
+fsck_fs() {
+	case $1 in
+	ext4) e2fsck -fn "/dev/$blk" ;;
+	xfs) xfs_repair -n "/dev/$blk" ;;
+	esac
+}
+# stray_all START: stray writes into file data and the superblock
+stray_all() {
+	data=$(pks-fileops phys /mnt/big) || fail "FIEMAP"
+	sb=1024
+	[ "$fs" = xfs ] && sb=0
+	for off in $((data + 0x100)) $((data + 0x10000)) $((sb + 0x38)) $((sb + 0x20)); do
+		pks-ioctl stray $(($1 + off)) write >/dev/null
+		echo $?
+	done
+}
+
+pkstool enable "$blk" || fail "enable $blk"
+expect_eq "protected" "$(ns_json "$FSDAX_NS" .protected)" true
+expect_eq "blockdev" "$(ns_json "$FSDAX_NS" .blockdev)" "$blk"
+start=$(ns_json "$FSDAX_NS" .resource)
+echo "data area starts at $start"
+
+for fs in ext4 xfs; do
+	# dd to and from the block device itself while protected.
+	dd if=/dev/urandom of=/tmp/raw bs=1M count=4 2>/dev/null
+	dd if=/tmp/raw of="/dev/$blk" bs=1M count=4 conv=fsync 2>/dev/null ||
+		fail "dd to /dev/$blk"
+	dd if="/dev/$blk" of=/tmp/back bs=1M count=4 2>/dev/null
+	cmp /tmp/raw /tmp/back || fail "dd back from /dev/$blk differs"
+	echo "ok: $fs: dd to and from the protected block device"
+
+	mkfs_fs $fs || fail "$fs: mkfs"
+	mount_fs $fs || fail "$fs: mount with DAX"
+	grep -q "/mnt .*dax" /proc/mounts || fail "$fs: not mounted with DAX"
+	pks-fileops run /mnt > /tmp/run.out || { cat /tmp/run.out; fail "$fs: file operations"; }
+	grep '^ok' /tmp/run.out
+	grep -v '^ok' /tmp/run.out | grep -v MAP_SYNC > /tmp/hash.before
+	seq0=$(last_seq)
+	results=$(stray_all $((start)) | tr '\n' ' ')
+	expect_eq "$fs: strays refused" "$results" "14 14 14 14 "
+	expect_eq "$fs: strays recorded" "$(last_seq)" $((seq0 + 4))
+	umount /mnt || fail "$fs: umount"
+	fsck_fs $fs > /tmp/fsck.out 2>&1 || { cat /tmp/fsck.out; fail "$fs: fsck after strays"; }
+	echo "ok: $fs: fsck clean"
+	mount_fs $fs || fail "$fs: remount"
+	pks-fileops hash /mnt > /tmp/hash.after
+	cmp /tmp/hash.before /tmp/hash.after || fail "$fs: checksums changed"
+	echo "ok: $fs: $(wc -l < /tmp/hash.after) files with the same checksums after remount"
+	umount /mnt
+done
+
+# Control: the same strays with protection off corrupt the file system,
+# and the checks above see it.
+info_json '.grants.paths[] | select(.name == "fsdax" or .name == "pmem-block") | "\(.name): \(.grants) grants"'
+pkstool disable "$blk" || fail "disable"
+fs=ext4
+mkfs_fs $fs && mount_fs $fs || fail "control: mkfs and mount"
+pks-fileops run /mnt > /dev/null || fail "control: file operations"
+pks-fileops hash /mnt > /tmp/hash.before
+results=$(stray_all $((start)) | tr '\n' ' ')
+expect_eq "control: strays went through" "$results" "0 0 0 0 "
+umount /mnt
+if fsck_fs $fs > /tmp/fsck.out 2>&1; then
+	mount_fs $fs || fail "control: remount"
+	pks-fileops hash /mnt > /tmp/hash.after
+	umount /mnt
+	cmp -s /tmp/hash.before /tmp/hash.after &&
+		fail "control: the strays went unnoticed: the checks cannot fail"
+fi
+echo "ok: control: unprotected strays corrupted the file system and were detected"
+exit 0
