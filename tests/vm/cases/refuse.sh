@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: every range the driver must refuse is refused with its reason and
-# nothing changes; the CLI refuses bad names, non-devdax namespaces,
+# nothing changes; the CLI refuses bad names, raw namespaces,
 # non-root callers and panic_on_warn; malformed ioctls get errors.
 . /tests/lib.sh
 
@@ -24,7 +24,7 @@ refuse() {
 refuse 'Invalid argument' 'is not persistent memory' 0x1000000 $M2
 refuse 'Invalid argument' 'only partly persistent memory' 0xffe00000 0x400000
 refuse 'Operation not supported' 'is fsdax memory' "$fsdax_start" $M2
-refuse 'No such device' 'no device-dax instance owns' "$raw_start" $M2
+refuse 'No such device' 'no device-dax or fsdax instance owns' "$raw_start" $M2
 refuse 'Invalid argument' 'not that device.s data' "$ns_start" $M2
 refuse 'Invalid argument' 'crosses namespaces' \
 	$(printf '%#x' $((dax_start + dax_size - 0x200000))) 0x400000
@@ -44,10 +44,10 @@ expect_eq "no key left behind" "$(info_json '[.keys[] | select(.state == "free")
 out=$(pkstool enable no-such-ns 2>&1)
 expect_eq "unknown namespace exit" "$?" 1
 echo "$out" | grep -q "no namespace 'no-such-ns'" || fail "unclear: $out"
-for ns in "$FSDAX_NS" "$RAW_NS"; do
+for ns in "$RAW_NS"; do
 	out=$(pkstool enable "$ns" 2>&1)
 	expect_eq "enable $ns exit" "$?" 1
-	echo "$out" | grep -q "only devdax namespaces can be protected" ||
+	echo "$out" | grep -q "only devdax and fsdax namespaces can be protected" ||
 		fail "unclear refusal of $ns: $out"
 	echo "$out" | grep -q 'enabled 0 namespaces, 0 already enabled, 1 refused' ||
 		fail "summary for $ns: $out"
