@@ -133,11 +133,17 @@ $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 
 vm-bin: $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
-	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops
+	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
+	$(BUILD)/vm-bin/pks-fsbench
+
+$(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
+		driver/include/uapi/linux/pks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
 $(BUILD)/vm-bin/pks-fileops: tests/vm/bin/pks-fileops.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
 
 $(BUILD)/vm-bin/pks-pvm-bench: tests/vm/bin/pks-pvm-bench.c \
 		driver/include/uapi/linux/pks.h

@@ -3,6 +3,7 @@
  * libpks: a thin, typed layer over the /dev/pks ioctls.
  */
 #include <cpuid.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -726,9 +727,30 @@ static int pks_ns_protect_blockdev(struct pks_ns *ns, enum pks_mode mode,
 		.flags = PKS_PROTECT_F_BLOCKDEV |
 			 (mode == PKS_MODE_RELAXED ? PKS_PROTECT_F_RELAXED : 0),
 	};
-	char path[80];
+	char path[128];
+	struct dirent *de;
+	DIR *holders;
 	int fd, rc;
 
+	/*
+	 * A device-mapper target on the device (dm-writecache) reaches the
+	 * memory through its own DAX mapping, in kernel threads no grant
+	 * covers: refuse rather than let it fault.
+	 */
+	snprintf(path, sizeof(path), "/sys/block/%s/holders", ns->blockdev);
+	holders = opendir(path);
+	while (holders && (de = readdir(holders))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (why && len)
+			snprintf(why, len,
+				 "%s is in use by %s (a device-mapper target such as dm-writecache, which the driver cannot grant); remove it first",
+				 ns->blockdev, de->d_name);
+		closedir(holders);
+		return -EBUSY;
+	}
+	if (holders)
+		closedir(holders);
 	snprintf(path, sizeof(path), "/dev/%s", ns->blockdev);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

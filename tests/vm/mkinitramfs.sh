@@ -29,7 +29,8 @@ copy_prog() {
 		cp -L "$lib" "$stage/$lib"
 	done
 }
-for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair; do
+for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair pmempool \
+	 dmsetup; do
 	copy_prog "$(command -v $p)" "bin/$p"
 done
 for p in "$build"/pkstool "$build"/vm-bin/*; do
@@ -61,7 +62,7 @@ add_module() {
 # brd: a block device whose driver copies with the CPU, for O_DIRECT;
 # ext4 and xfs (with the crc32c they look up at mount) for fsdax.
 for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
-	 crc32c_generic ext4 xfs; do
+	 crc32c_generic ext4 xfs dm_writecache; do
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"

@@ -10,6 +10,9 @@
  *   pks-fileops hash DIR	print "FILE HASH" for the files in DIR
  *   pks-fileops phys FILE	print the device byte offset of FILE's
  *				first block (FIEMAP)
+ *   pks-fileops pmem2 FILE	libpmem2 on a DAX file: map 4 MiB, store a
+ *				pattern with pmem2 memcpy and persist, map
+ *				again and check it
  *
  * Exit 0 when every check held, 1 otherwise (the failing step is named).
  */
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libpmem2.h>
 #include <linux/falloc.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -41,7 +45,7 @@
 
 static char path_buf[4096];
 
-static void fail(const char *step)
+static void __attribute__((noreturn)) fail(const char *step)
 {
 	fprintf(stderr, "pks-fileops: %s: %s\n", step, strerror(errno));
 	exit(1);
@@ -125,16 +129,19 @@ static int do_hash(const char *dir)
 
 static int do_phys(const char *file)
 {
-	struct {
-		struct fiemap fm;
-		struct fiemap_extent ext[1];
-	} q = { .fm = { .fm_length = ~0ULL, .fm_flags = FIEMAP_FLAG_SYNC,
-			.fm_extent_count = 1 } };
+	struct fiemap *fm = calloc(1, sizeof(*fm) +
+				   sizeof(struct fiemap_extent));
 	int fd = open(file, O_RDONLY);
 
-	if (fd < 0 || ioctl(fd, FS_IOC_FIEMAP, &q) || !q.fm.fm_mapped_extents)
+	if (!fm || fd < 0)
 		fail("FIEMAP");
-	printf("%llu\n", (unsigned long long)q.ext[0].fe_physical);
+	fm->fm_length = ~0ULL;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = 1;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm) || !fm->fm_mapped_extents)
+		fail("FIEMAP");
+	printf("%llu\n", (unsigned long long)fm->fm_extents[0].fe_physical);
+	free(fm);
 	return 0;
 }
 
@@ -249,6 +256,27 @@ static int do_run(const char *dir)
 	close(fd3);
 	close(fd);
 
+	/* Reflink, where the file system and kernel allow it with DAX. */
+	fd2 = open(in(dir, "clone"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	fd = open(in(dir, "big"), O_RDONLY);
+	if (fd2 < 0 || fd < 0)
+		fail("open for FICLONE");
+	if (ioctl(fd2, FICLONE, fd)) {
+		printf("FICLONE: %s\n", strerror(errno));
+		close(fd2);
+		unlink(in(dir, "clone"));
+	} else {
+		read_all(fd2, buf, CHUNK, 0);
+		read_all(fd, d, CHUNK, 0);
+		check(!memcmp(buf, d, CHUNK), "FICLONE shares the data");
+		memset(buf, 0x5c, 4096);
+		write_all(fd2, buf, 4096, 0);
+		read_all(fd, buf, 4096, 0);
+		check(!memcmp(buf, d, 4096), "a write to the clone leaves the original");
+		close(fd2);
+	}
+	close(fd);
+
 	/* rename and unlink. */
 	if (rename(in(dir, "sent"), "/tmp/.pks-x") == 0)
 		fail("rename across file systems should fail");
@@ -266,6 +294,52 @@ static int do_run(const char *dir)
 	return do_hash(dir);
 }
 
+static struct pmem2_map *pmem2_open(int fd, struct pmem2_config **cfg,
+				     struct pmem2_source **src)
+{
+	struct pmem2_map *map;
+
+	if (pmem2_source_from_fd(src, fd) || pmem2_config_new(cfg) ||
+	    pmem2_config_set_required_store_granularity(*cfg,
+							PMEM2_GRANULARITY_PAGE) ||
+	    pmem2_map_new(&map, *cfg, *src)) {
+		fprintf(stderr, "pks-fileops: libpmem2: %s\n", pmem2_errormsg());
+		exit(1);
+	}
+	return map;
+}
+
+static void pmem2_close(struct pmem2_map *map, struct pmem2_config *cfg,
+			struct pmem2_source *src)
+{
+	pmem2_map_delete(&map);
+	pmem2_config_delete(&cfg);
+	pmem2_source_delete(&src);
+}
+
+static int do_pmem2(const char *file)
+{
+	unsigned char *want = malloc(4 << 20);
+	struct pmem2_config *cfg;
+	struct pmem2_source *src;
+	struct pmem2_map *map;
+	int fd;
+
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (!want || fd < 0 || ftruncate(fd, 4 << 20))
+		fail("pmem2 file");
+	pattern(want, 4 << 20, 3);
+	map = pmem2_open(fd, &cfg, &src);
+	pmem2_get_memcpy_fn(map)(pmem2_map_get_address(map), want, 4 << 20, 0);
+	pmem2_close(map, cfg, src);
+	map = pmem2_open(fd, &cfg, &src);
+	check(!memcmp(pmem2_map_get_address(map), want, 4 << 20),
+	      "libpmem2 memcpy and persist on a DAX file");
+	pmem2_close(map, cfg, src);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "run"))
@@ -274,6 +348,8 @@ int main(int argc, char **argv)
 		return do_hash(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "phys"))
 		return do_phys(argv[2]);
-	fprintf(stderr, "usage: pks-fileops run|hash DIR | phys FILE\n");
+	if (argc == 3 && !strcmp(argv[1], "pmem2"))
+		return do_pmem2(argv[2]);
+	fprintf(stderr, "usage: pks-fileops run|hash DIR | phys|pmem2 FILE\n");
 	return 2;
 }

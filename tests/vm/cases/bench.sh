@@ -4,8 +4,9 @@
 # pks: the benchmark (make bench, not make check), each comparison side by
 # side in one boot. Guard windows against page-table changes with a TLB
 # flush on every CPU; a 64 MiB process_vm_readv() of a protected mapping
-# against the same unprotected. The event counts are checked; the times
-# are reported, never asserted.
+# against the same unprotected; ext4 -o dax reads and writes, protected
+# against unprotected. The event counts are checked; the times are
+# reported, never asserted.
 . /tests/lib.sh
 
 load_pks
@@ -41,4 +42,44 @@ w=$(on pkrs_writes) sw=$(on context_switches)
 	fail "protected PKRS writes $w, outside [$((2 * calls)), $((2 * calls + 2 * sw))]"
 echo "ok: protected PKRS writes $w for $calls calls and $sw context switches"
 echo "{\"figure\": \"process_vm_readv 64 MiB\", \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(on mb_per_s) / $(off mb_per_s)")}"
+
+# ext4 -o dax file I/O, unprotected then protected, on one file system:
+# each read or write is one fsdax call with one grant, and every
+# fault-probe hit in the window is a grant (to this process or to the
+# journal's block I/O), never a stray.
+blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+mkdir -p /mnt
+mkfs.ext4 -q -F -b 4096 "/dev/$blk" || fail "mkfs"
+mount -t ext4 -o dax,noatime "/dev/$blk" /mnt || fail "mount"
+ops=256
+pks-fsbench /mnt/bench $ops > /tmp/fs-off.json || fail "unprotected fs run"
+pkstool enable "$blk" || fail "enable $blk"
+pks-fsbench /mnt/bench $ops > /tmp/fs-on.json || fail "protected fs run"
+pkstool disable "$blk" || fail "disable $blk"
+umount /mnt
+for prot in off on; do
+	while read -r line; do
+		echo "$line" | jq -c "{figure: \"ext4 -o dax\", protected: $([ $prot = on ] && echo true || echo false)} + ."
+		pat=$(echo "$line" | jq -r .pattern)
+		v() { echo "$line" | jq ".$1"; }
+		if [ $prot = off ]; then
+			for c in entry_probe_hits grants fault_probe_hits pkrs_writes; do
+				expect_eq "unprotected $pat $c" "$(v $c)" 0
+			done
+		else
+			expect_eq "protected $pat fsdax calls" "$(v entry_probe_hits)" $ops
+			expect_eq "protected $pat grants" "$(v grants)" $ops
+			expect_eq "protected $pat fault-probe hits are all grants" \
+				"$(v fault_probe_hits)" $(( $(v grants) + $(v pmem_block_grants) ))
+			[ "$(v pkrs_writes)" -ge $((2 * ops)) ] ||
+				fail "protected $pat: $(v pkrs_writes) PKRS writes for $ops calls"
+		fi
+	done < /tmp/fs-$prot.json
+done
+i=1
+while [ $i -le "$(wc -l < /tmp/fs-on.json)" ]; do
+	off=$(sed -n "${i}p" /tmp/fs-off.json) on=$(sed -n "${i}p" /tmp/fs-on.json)
+	echo "{\"figure\": \"ext4 -o dax\", \"pattern\": $(echo "$off" | jq .pattern), \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(echo "$on" | jq .mb_per_s) / $(echo "$off" | jq .mb_per_s)")}"
+	i=$((i + 1))
+done
 exit 0

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: an fsdax namespace protected by its block device keeps working under
 # ext4 -o dax and xfs -o dax=always (strict mode): mkfs, mount, file I/O of
-# every kind (pks-fileops), unmount, a clean fsck, the same checksums after
+# every kind (pks-fileops), libpmem2 on a file and a PMDK pool (pmempool
+# create and check), unmount, a clean fsck, the same checksums after
 # remount. Stray kernel writes into file data and into the superblock are
 # refused and recorded and change nothing. The control, with protection
 # off, lets the same strays through and the corruption is detected.
@@ -63,8 +64,13 @@ for fs in ext4 xfs; do
 	mount_fs $fs || fail "$fs: mount with DAX"
 	grep -q "/mnt .*dax" /proc/mounts || fail "$fs: not mounted with DAX"
 	pks-fileops run /mnt > /tmp/run.out || { cat /tmp/run.out; fail "$fs: file operations"; }
-	grep '^ok' /tmp/run.out
-	grep -v '^ok' /tmp/run.out | grep -v MAP_SYNC > /tmp/hash.before
+	grep -E '^(ok|FICLONE|MAP_SYNC)' /tmp/run.out
+	# PMDK on the file system: libpmem2 on a file, a pool made and checked.
+	pks-fileops pmem2 /mnt/pmem2 || fail "$fs: libpmem2 on a DAX file"
+	pmempool create obj --size=32M /mnt/pool || fail "$fs: pmempool create"
+	pmempool check /mnt/pool || fail "$fs: pmempool check"
+	echo "ok: $fs: pmempool create and check"
+	pks-fileops hash /mnt > /tmp/hash.before
 	seq0=$(last_seq)
 	results=$(stray_all $((start)) | tr '\n' ' ')
 	expect_eq "$fs: strays refused" "$results" "14 14 14 14 "
@@ -78,6 +84,20 @@ for fs in ext4 xfs; do
 	echo "ok: $fs: $(wc -l < /tmp/hash.after) files with the same checksums after remount"
 	umount /mnt
 done
+
+# dm-writecache on the device: enable refuses it, with the reason.
+pkstool disable "$blk" || fail "disable before dm-writecache"
+export DM_DISABLE_UDEV=1
+# dm-writecache formats a cache device whose first block is zero.
+dd if=/dev/zero of="/dev/$blk" bs=4k count=1 conv=fsync 2>/dev/null
+dmsetup create --noudevsync pkswc --table \
+	"0 $(($(blockdev --getsz /dev/ram0))) writecache p /dev/ram0 /dev/$blk 4096 0" ||
+	fail "cannot set up dm-writecache"
+out=$(pkstool enable "$blk" 2>&1)
+expect_eq "enable under dm-writecache" "$?" 1
+echo "$out" | grep -q "is in use by dm-" || fail "unclear dm-writecache refusal: $out"
+dmsetup remove --noudevsync pkswc || fail "dmsetup remove"
+pkstool enable "$blk" || fail "enable after dm-writecache"
 
 # Control: the same strays with protection off corrupt the file system,
 # and the checks above see it.

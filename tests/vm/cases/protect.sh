@@ -39,7 +39,7 @@ echo "$out" | grep -q '1 already disabled' || fail "disable twice: $out"
 expect_rc 0 pkstool test protect dax0.0
 expect_rc 0 pkstool test stray-write
 json=$(pkstool enable --all --json) || fail "enable --all"
-expect_eq "enable --all touches devdax and fsdax" "$(echo "$json" | jq -r '[.[].dev] | join(",")')" "$DAX_NS,$FSDAX_NS"
+expect_eq "enable --all touches devdax and fsdax" "$(echo "$json" | jq -r '[.[].dev] | sort | join(",")')" "$DAX_NS,$FSDAX_NS"
 expect_eq "enable --all result" "$(echo "$json" | jq -r '.[0].result')" enabled
 expect_eq "list -u size" "$(pkstool list -u | jq -r ".[] | select(.dev == \"$DAX_NS\") | .range_size")" \
 	"502.00 MiB (0.53 GB)"

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pks-fsbench FILE: reads and writes of a file on a DAX file system,
+ * sequential and random, 4 KiB and 1 MiB, with the driver's counters read
+ * around each pattern: PKRS writes on every CPU, calls of the fsdax path
+ * (entry-probe hits), its grants, fault-probe hits, grants to the pmem
+ * driver's block I/O (the journal, from its own thread), and this
+ * process's context switches. One JSON object per pattern; the caller asserts.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/pks.h>
+
+#define FILE_LEN	(32UL << 20)
+#define MAX_CPUS	64
+
+struct counters {
+	uint64_t pkrs_writes;
+	uint64_t calls;
+	uint64_t grants;
+	uint64_t fault_hits;
+	uint64_t block_grants;
+	long switches;
+};
+
+static void read_counters(int fd, struct counters *c)
+{
+	struct pks_cpu_info cpus[MAX_CPUS];
+	struct pks_info info = { .size = sizeof(info), .nr_cpus = MAX_CPUS,
+				 .cpus = (uintptr_t)cpus };
+	struct pks_grants g = { .size = sizeof(g) };
+	struct rusage ru;
+	unsigned int i;
+
+	if (ioctl(fd, PKS_IOC_GET_INFO, &info) || ioctl(fd, PKS_IOC_GRANTS, &g)) {
+		perror("pks-fsbench: /dev/pks");
+		exit(1);
+	}
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < info.nr_cpus && i < MAX_CPUS; i++)
+		c->pkrs_writes += cpus[i].pkrs_writes;
+	c->calls = g.paths[PKS_PATH_FSDAX].calls;
+	c->grants = g.paths[PKS_PATH_FSDAX].grants;
+	c->fault_hits = g.fault_probe_hits;
+	c->block_grants = g.paths[PKS_PATH_PMEM_BLOCK].grants;
+	getrusage(RUSAGE_SELF, &ru);
+	c->switches = ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		size_t size;
+		int random, write;
+	} patterns[] = {
+		{ "seq-read-4k", 4096, 0, 0 },
+		{ "seq-write-4k", 4096, 0, 1 },
+		{ "rand-read-4k", 4096, 1, 0 },
+		{ "rand-write-4k", 4096, 1, 1 },
+		{ "seq-read-1m", 1 << 20, 0, 0 },
+		{ "seq-write-1m", 1 << 20, 0, 1 },
+		{ "rand-read-1m", 1 << 20, 1, 0 },
+		{ "rand-write-1m", 1 << 20, 1, 1 },
+	};
+	struct counters before, after;
+	struct timespec t0, t1;
+	unsigned int p, i, ops = argc > 2 ? atoi(argv[2]) : 256;
+	char *buf = malloc(1 << 20);
+	int pks, fd;
+
+	if (argc < 2 || !buf) {
+		fprintf(stderr, "usage: pks-fsbench FILE [OPS]\n");
+		return 2;
+	}
+	pks = open("/dev/pks", O_RDWR);
+	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (pks < 0 || fd < 0) {
+		perror("pks-fsbench");
+		return 1;
+	}
+	memset(buf, 0xa5, 1 << 20);
+	for (i = 0; i < FILE_LEN >> 20; i++)
+		if (pwrite(fd, buf, 1 << 20, (off_t)i << 20) != 1 << 20) {
+			perror("pks-fsbench: fill");
+			return 1;
+		}
+	fsync(fd);
+	srand(1);
+	for (p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+		size_t sz = patterns[p].size, slots = FILE_LEN / sz;
+		double ns;
+
+		read_counters(pks, &before);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (i = 0; i < ops; i++) {
+			off_t off = (off_t)(patterns[p].random ?
+					    (size_t)rand() % slots :
+					    i % slots) * sz;
+			ssize_t n = patterns[p].write ?
+				    pwrite(fd, buf, sz, off) :
+				    pread(fd, buf, sz, off);
+
+			if (n != (ssize_t)sz) {
+				perror("pks-fsbench: I/O");
+				return 1;
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		read_counters(pks, &after);
+		ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+		printf("{\"pattern\": \"%s\", \"ops\": %u, \"bytes_per_op\": %zu, "
+		       "\"ns_per_op\": %.0f, \"mb_per_s\": %.1f, \"pkrs_writes\": %llu, "
+		       "\"entry_probe_hits\": %llu, \"grants\": %llu, "
+		       "\"fault_probe_hits\": %llu, \"pmem_block_grants\": %llu, "
+		       "\"context_switches\": %ld}\n",
+		       patterns[p].name, ops, sz, ns / ops,
+		       (double)sz * ops / ns * 1e3,
+		       (unsigned long long)(after.pkrs_writes - before.pkrs_writes),
+		       (unsigned long long)(after.calls - before.calls),
+		       (unsigned long long)(after.grants - before.grants),
+		       (unsigned long long)(after.fault_hits - before.fault_hits),
+		       (unsigned long long)(after.block_grants - before.block_grants),
+		       after.switches - before.switches);
+	}
+	close(fd);
+	return 0;
+}
