@@ -131,7 +131,16 @@ $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
 
-vm-bin: $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
+# Upstream's own selftest, built unmodified with upstream's flags, where
+# the shared folder holds it (never copied into this tree).
+UPSTREAM	?= $(CURDIR)/../shared/upstream
+TEST_PKS	:= $(if $(wildcard $(UPSTREAM)/test_pks.c),$(BUILD)/vm-bin/test_pks)
+
+$(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
+	@mkdir -p $(@D)
+	gcc -O2 -g -std=gnu99 -pthread -Wall -no-pie -o $@ $<
+
+vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
 	$(BUILD)/vm-bin/pks-fsbench

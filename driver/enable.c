@@ -206,6 +206,7 @@ static void pks_read_cpu_regs(void *data)
 		info->flags |= PKS_CPU_F_CR4_PKS;
 }
 
+/* Also for the test module: the registers as read on @cpu itself. */
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info)
 {
 	struct pks_cpu_state *st = per_cpu_ptr(&pks_cpu, cpu);
@@ -221,6 +222,7 @@ void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info)
 	/* Read the registers themselves, not this driver's beliefs. */
 	smp_call_function_single(cpu, pks_read_cpu_regs, info, 1);
 }
+EXPORT_SYMBOL_NS_GPL(pks_fill_cpu_info, PKS_TEST);
 
 /*
  * check-defaults: every online CPU has CR4.PKS set and holds the default

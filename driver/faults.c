@@ -279,6 +279,99 @@ static void pks_step_abort(struct pt_regs *fregs)
 	st->active = false;
 }
 
+/**
+ * struct pks_exc - the faulting context while a key owner's callback runs
+ * @active: a callback is running on this CPU
+ * @pkrs: the faulting context's PKRS, put back (with updates) afterwards
+ * @updated: PKRS bits the callback changed with pks_update_exception()
+ */
+struct pks_exc {
+	bool active;
+	u32 pkrs;
+	u32 updated;
+};
+
+static DEFINE_PER_CPU(struct pks_exc, pks_exc);
+
+/**
+ * pks_exception_access() - what the faulting context has for @key
+ * @key: a key
+ *
+ * Only inside a fault callback: the callback itself runs with the default
+ * PKRS, as an exception handler would, and this reports the rights of the
+ * context that faulted.
+ *
+ * Return: PKS_NO_ACCESS, PKS_READ_ONLY or PKS_READ_WRITE.
+ */
+enum pks_access pks_exception_access(int key)
+{
+	struct pks_exc *e = this_cpu_ptr(&pks_exc);
+	u32 bits;
+
+	if (WARN_ON_ONCE(!e->active || !pks_key_valid(key)))
+		return PKS_NO_ACCESS;
+	bits = pks_key_bits(key, e->pkrs);
+	return bits & PKS_PKRS_AD ? PKS_NO_ACCESS :
+	       bits & PKS_PKRS_WD ? PKS_READ_ONLY : PKS_READ_WRITE;
+}
+EXPORT_SYMBOL_GPL(pks_exception_access);
+
+/**
+ * pks_update_exception() - change what the faulting context will have
+ * @key: a key
+ * @access: its new rights there
+ *
+ * Only inside a fault callback. Changing PKRS directly there changes the
+ * callback's own rights, not the faulting context's; this changes the
+ * latter, applied when the callback returns true. For the faulting key
+ * the rights are the faulting task's, as a grant is.
+ */
+void pks_update_exception(int key, enum pks_access access)
+{
+	static const u32 bits[] = {
+		[PKS_NO_ACCESS] = PKS_PKRS_AD,
+		[PKS_READ_ONLY] = PKS_PKRS_WD,
+		[PKS_READ_WRITE] = 0,
+	};
+	struct pks_exc *e = this_cpu_ptr(&pks_exc);
+	u32 mask;
+
+	if (WARN_ON_ONCE(!e->active || !pks_key_valid(key) ||
+			 access > PKS_READ_WRITE))
+		return;
+	mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	e->pkrs = (e->pkrs & ~mask) | (bits[access] << PKS_PKRS_SHIFT(key));
+	e->updated |= mask;
+}
+EXPORT_SYMBOL_GPL(pks_update_exception);
+
+/*
+ * Run @key's owner callback as an exception handler: with the default
+ * PKRS, the faulting context's saved aside. A true return grants the key
+ * to the faulting task: read-write, or what pks_update_exception() set.
+ */
+static bool pks_run_callback(int key, unsigned long address, bool write)
+{
+	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	struct pks_exc *e = this_cpu_ptr(&pks_exc);
+	bool granted;
+
+	/* A callback that faults on a key itself is not called again. */
+	if (e->active || !pks_key_has_callback(key))
+		return false;
+	e->pkrs = pks_read_pkrs_cache();
+	e->updated = 0;
+	e->active = true;
+	pks_write_pkrs(PKS_DEFAULT_PKRS);
+	granted = pks_key_fault_cb(key, address, write);
+	e->active = false;
+	pks_write_pkrs(e->pkrs);
+	if (granted)
+		pks_callback_grant(key, e->updated & mask ?
+				   pks_key_bits(key, e->pkrs) : 0);
+	return granted;
+}
+
 /* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
  *		   unsigned long address)
  */
@@ -297,8 +390,8 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	key = pks_addr_key(address);
 	if (!pks_key_valid(key))
 		return 0;
-	if (pks_key_fault_cb(key, address, error_code & X86_PF_WRITE)) {
-		pks_callback_grant(key);
+	if (pks_run_callback(key, address, error_code & X86_PF_WRITE)) {
+		/* Retried with what the callback granted. */
 	} else if (pks_prot_fault(address, name, &offset, false) ==
 		   PKS_MODE_RELAXED) {
 		pks_allow_once(fregs, key);
@@ -541,7 +634,10 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	WRITE_ONCE(*(u64 *)tp.addr, pattern);
 	bits = pks_key_bits(key, pks_read_pkrs_cache());
 	preempt_enable();
-	/* The grant is this task's and ends when it leaves the CPU. */
+	/*
+	 * The grant is this task's: it survives a switch-out (it ends when
+	 * the task returns to user space).
+	 */
 	usleep_range(100, 200);
 	preempt_disable();
 	rdmsrl(MSR_IA32_PKRS, msr);
@@ -558,8 +654,8 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 				   key, bits);
 	else if (*(u64 *)page_address(tp.page) != pattern)
 		rc = pks_test_fail(ctx, "the retried write did not land");
-	else if (pks_key_bits(key, msr) != PKS_PKRS_AD)
-		rc = pks_test_fail(ctx, "the grant outlived a switch-out (bits %#x)",
+	else if (pks_key_bits(key, msr) != 0)
+		rc = pks_test_fail(ctx, "the task lost its grant across a switch (bits %#x)",
 				   pks_key_bits(key, msr));
 	else
 		rc = PKS_RESULT_PASS;

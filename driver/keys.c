@@ -154,6 +154,12 @@ bool pks_key_fault_cb(int key, unsigned long address, bool write)
 	return cb && cb(key, address, write, data);
 }
 
+/* For the fault path, lockless: whether @key's owner gave a callback. */
+bool pks_key_has_callback(int key)
+{
+	return pks_key_valid(key) && READ_ONCE(pks_keys[key].fault_cb);
+}
+
 /*
  * For the fault path, in any context, lockless: whether @key is
  * allocated, its owner's name and whether it has a fault callback.

@@ -57,7 +57,7 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits);
 void pks_task_restore(struct pks_task *t, u32 pkrs, u32 granted,
 		      unsigned int gen);
 bool pks_task_grant(struct pks_task *t, int key, bool write);
-void pks_callback_grant(int key);
+void pks_callback_grant(int key, u32 bits);
 void pks_task_revoke(void);
 void pks_task_revoke_local(void);
 unsigned int pks_tasks_attached_count(void);
@@ -78,6 +78,7 @@ void pks_set_key_bits(int key, u32 bits);
 bool pks_key_valid(int key);
 void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
+bool pks_key_has_callback(int key);
 bool pks_key_owner(int key, char *owner, bool *has_cb);
 int pks_keys_busy(char *msg, size_t len);
 

@@ -23,6 +23,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <asm/msr.h>
 
 /*
@@ -39,11 +40,14 @@ static struct preempt_ops pks_task_ops;
 /**
  * struct pks_task_transient - task state for one fault-callback grant
  * @t: the state, registered on the faulting task
- * @rcu: frees it after the scheduler is done walking the notifier list
+ * @rcu: for a kernel thread: frees it after the scheduler is done walking
+ *	the notifier list
+ * @work: for a user task: ends the grant on the way back to user space
  */
 struct pks_task_transient {
 	struct pks_task t;
 	struct rcu_head rcu;
+	struct callback_head work;
 };
 
 /* Drop @t's path grants if a key was freed since they were made. */
@@ -75,7 +79,7 @@ static void pks_task_sched_out(struct preempt_notifier *pn,
 	struct pks_task *t = container_of(pn, struct pks_task, pn);
 
 	pks_write_pkrs(PKS_DEFAULT_PKRS);
-	if (!t->transient)
+	if (t->transient != PKS_TRANSIENT_KTHREAD)
 		return;
 	/*
 	 * A callback grant ends when its task leaves the CPU. The scheduler
@@ -133,7 +137,7 @@ struct pks_task *pks_task_get(struct pks_task *own)
 	own->gen = atomic_read(&pks_revoke_gen);
 	own->depth = 1;
 	own->path = -1;
-	own->transient = false;
+	own->transient = 0;
 	preempt_notifier_init(&own->pn, &pks_task_ops);
 	preempt_notifier_register(&own->pn);
 	atomic_inc(&pks_tasks_attached);
@@ -230,18 +234,43 @@ bool pks_task_grant(struct pks_task *t, int key, bool write)
 	return true;
 }
 
+/* A user task's callback grant ends as it returns to user space. */
+static void pks_transient_end(struct callback_head *work)
+{
+	struct pks_task_transient *tt =
+		container_of(work, struct pks_task_transient, work);
+	struct pks_task *t = &tt->t;
+
+	preempt_disable();
+	if (t->depth > 1) {
+		/*
+		 * A window opened since holds the state across the return:
+		 * end the grant, leave the storage to it (a small leak).
+		 */
+		pks_task_restore(t, PKS_DEFAULT_PKRS, 0, t->gen);
+		t->transient = 0;
+		t->depth--;
+		preempt_enable();
+		return;
+	}
+	pks_task_put(t);
+	preempt_enable();
+	kfree(tt);
+}
+
 /**
  * pks_callback_grant() - grant @key after its owner's callback accepted
  *	a fault
  * @key: the key
+ * @bits: its PKRS bits from now on (0: read-write)
  *
  * From the fault path, interrupts off. In task context the grant is the
  * task's: held by its current task state if it has one (ending with that
- * holder), else by a state of its own that ends when the task next leaves
- * the CPU. Outside task context, or when no state can be had, the key is
+ * holder), else by a state of its own that ends when a user task returns
+ * to user space, or when a kernel thread next leaves the CPU. Outside task context, or when no state can be had, the key is
  * opened on this CPU only, until the consumer closes it.
  */
-void pks_callback_grant(int key)
+void pks_callback_grant(int key, u32 bits)
 {
 	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
 	struct pks_task_transient *tt;
@@ -250,17 +279,23 @@ void pks_callback_grant(int key)
 	if (!t && in_task()) {
 		tt = kmalloc(sizeof(*tt), GFP_ATOMIC | __GFP_NOWARN);
 		t = tt ? pks_task_get(&tt->t) : NULL;
-		if (t)
-			t->transient = true;
-		else
+		if (!t) {
 			kfree(tt);
+		} else if (current->flags & PF_KTHREAD) {
+			t->transient = PKS_TRANSIENT_KTHREAD;
+		} else {
+			init_task_work(&tt->work, pks_transient_end);
+			t->transient = PKS_TRANSIENT_USER;
+			if (task_work_add(current, &tt->work, TWA_RESUME))
+				t->transient = PKS_TRANSIENT_KTHREAD;
+		}
 	}
 	if (!t) {
-		pks_set_key_bits(key, 0);
+		pks_set_key_bits(key, bits);
 		return;
 	}
 	t->granted |= mask;
-	pks_task_set_key(t, key, 0);
+	pks_task_set_key(t, key, bits);
 }
 
 /* A key was freed: path grants made before now are void. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh KROOT PKS_KO BUILD OUT: build a busybox initramfs for the
-# unpacked Debian kernel at KROOT with its NVDIMM and dax modules, pks.ko,
+# unpacked Debian kernel at KROOT with its NVDIMM and dax modules, pks.ko
+# (and pks_test.ko beside it),
 # ndctl, daxctl, jq, the pkstool programs in BUILD and the VM test cases.
 set -euo pipefail
 
@@ -67,6 +68,7 @@ for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"
 cp "$pks_ko" "$stage/lib/modules/pks.ko"
+cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
 
 cp "$here/init" "$stage/init"
 cp "$here/lib.sh" "$stage/tests/lib.sh"

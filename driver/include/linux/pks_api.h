@@ -32,8 +32,10 @@ enum pks_access {
  * @write: true for a write access
  * @data: the consumer's pointer given to pks_key_alloc()
  *
- * Runs in exception context with interrupts off: it must not sleep.
- * Return true to grant read-write access to @key and retry the access;
+ * Runs in exception context with interrupts off, with the default PKRS
+ * (the faulting context's rights are set aside: see pks_exception_access()
+ * and pks_update_exception()); it must not sleep. Return true to grant
+ * @key (read-write, or what pks_update_exception() set) and retry;
  * false lets the kernel handle the fault as usual (an oops). The grant is
  * the faulting task's own, in its per-task state, until it next leaves the
  * CPU; a fault outside task context is granted on this CPU until the
@@ -44,6 +46,8 @@ typedef bool (*pks_fault_cb_t)(int key, unsigned long address, bool write,
 
 int pks_key_alloc(const char *owner, pks_fault_cb_t fault_cb, void *data);
 void pks_key_free(int key);
+enum pks_access pks_exception_access(int key);
+void pks_update_exception(int key, enum pks_access access);
 
 void pks_set_access(int key, enum pks_access access);
 unsigned int pks_window_open(int key, enum pks_access access);
@@ -57,7 +61,8 @@ void pks_window_close(int key, unsigned int prev);
  * @gen: the key-revocation generation @granted was made in
  * @depth: windows and kernel-path calls that hold @pn registered
  * @path: the outermost granted kernel path the task is in, or -1
- * @transient: a fault-callback grant's own state, ended at switch-out
+ * @transient: a fault-callback grant's own state: PKS_TRANSIENT_USER ends
+ *	at the return to user space, PKS_TRANSIENT_KTHREAD at switch-out
  *
  * Private to the driver; a consumer only provides the storage, inside
  * struct pks_task_window.
@@ -69,8 +74,11 @@ struct pks_task {
 	unsigned int gen;
 	unsigned int depth;
 	int path;
-	bool transient;
+	int transient;
 };
+
+#define PKS_TRANSIENT_USER	1
+#define PKS_TRANSIENT_KTHREAD	2
 
 /**
  * struct pks_task_window - a window held by the current task

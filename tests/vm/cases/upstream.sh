@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: upstream's own selftest, test_pks from the V10 series, built
+# unmodified from ../shared/upstream, against pks_test.ko's run_pks: all
+# six of its tests print [OK] (counted: the program exits 0 even when
+# everything skips), check_defaults, single, context_switch, exception,
+# exception_update and run_all; none fails.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+. /tests/lib.sh
+
+[ -x /bin/test_pks ] || skip "test_pks was not built: ../shared/upstream/test_pks.c is absent"
+load_pks
+insmod /lib/modules/pks_test.ko || fail "insmod pks_test.ko"
+grep -q ' /sys/kernel/debug ' /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug
+[ -e /sys/kernel/debug/x86/run_pks ] || fail "no /sys/kernel/debug/x86/run_pks"
+out=$(test_pks 2>&1)
+rc=$?
+echo "$out"
+expect_eq "test_pks exit" "$rc" 0
+expect_eq "[OK] lines" "$(echo "$out" | grep -c '^\[OK\]')" 6
+expect_eq "[FAIL] lines" "$(echo "$out" | grep -c '^\[FAIL\]')" 0
+expect_eq "[SKIP] lines" "$(echo "$out" | grep -c '^\[SKIP\]')" 0
+rmmod pks_test || fail "rmmod pks_test"
+expect_eq "free keys after rmmod pks_test" \
+	"$(info_json '[.keys[] | select(.state == "free")] | length')" 15
+exit 0
