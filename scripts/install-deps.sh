@@ -11,7 +11,7 @@ packages=(
 	qemu-system-x86 busybox-static jq
 	libndctl-dev libdaxctl-dev libpmem2-dev libjson-c-dev
 	libcriterion-dev liburing-dev asciidoctor ndctl daxctl
-	sparse dwarves e2fsprogs xfsprogs pmdk-tools
+	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox
 )
 
 missing=()

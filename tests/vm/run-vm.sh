@@ -54,7 +54,7 @@ list=$(IFS=,; echo "${cases[*]}")
 boot() {
 	rm -f "$out/console.log" "$out/results.log"
 	timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg -cpu "$cpuopt" \
-		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp 2 \
+		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp "${VM_SMP:-2}" \
 		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G \
 		-device nvdimm,id=nv1,memdev=mem1,label-size=128K \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \

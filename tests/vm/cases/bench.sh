@@ -10,6 +10,8 @@
 . /tests/lib.sh
 
 load_pks
+jq -cn --arg k "$(uname -r)" --arg m "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" \
+	--argjson n "$(nproc)" '{figure: "machine", kernel: $k, cpu_model: $m, vcpus: $n}'
 for n in 1000 10000; do
 	out=$(pks-bench $n) || fail "pks-bench $n"
 	echo "$out"

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""report.py OUT RUN...: turn make bench's per-boot outputs into one JSON
+results file, a PNG plot per figure (gnuplot) and a Markdown table, and
+put the table into README.md between its bench markers.
+
+Each RUN is KERNEL:VCPUS:FILE, FILE the bench case's output: one JSON
+object per line, as the case printed them (other lines are ignored)."""
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+
+BEGIN = "<!-- bench-table:begin -->"
+END = "<!-- bench-table:end -->"
+
+
+def load(spec):
+    kernel, vcpus, path = spec.split(":", 2)
+    records = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+    machine = next((r for r in records if r.get("figure") == "machine"), {})
+    return {"kernel": machine.get("kernel", kernel), "series": kernel,
+            "vcpus": int(machine.get("vcpus", vcpus)),
+            "cpu_model": machine.get("cpu_model", "unknown"),
+            "records": [r for r in records if r.get("figure") != "machine"]}
+
+
+def rows(runs):
+    """(figure, case, kernel, vcpus, unprotected, protected, counts)."""
+    out = []
+    for run in runs:
+        for r in run["records"]:
+            if "window_ns_per_op" in r:
+                out.append(("guard window vs PTE+flush",
+                            "%d iterations" % r["iterations"], run,
+                            r["pte_flush_ns_per_op"], r["window_ns_per_op"],
+                            "%.0f PKRS writes/op vs %.0f TLB flushes/op" %
+                            (r["window_pkrs_writes_per_op"],
+                             r["tlb_flushes_per_op"]), "ns/op"))
+        pairs = {}
+        for r in run["records"]:
+            if "protected" in r and "mb_per_s" in r:
+                key = (r["figure"], r.get("pattern", ""))
+                pairs.setdefault(key, {})[r["protected"]] = r
+        for (fig, pat), p in sorted(pairs.items()):
+            if True not in p or False not in p:
+                continue
+            on = p[True]
+            calls = on.get("calls") or on.get("ops") or 1
+            out.append((fig, pat or "%d MiB" % (on["bytes_per_call"] >> 20),
+                        run, p[False]["mb_per_s"], on["mb_per_s"],
+                        "%.1f PKRS writes, %.1f probe hits/call" %
+                        (on["pkrs_writes"] / calls,
+                         (on["entry_probe_hits"] + on["fault_probe_hits"]) /
+                         calls), "MB/s"))
+    return out
+
+
+def plot(outdir, table):
+    figures = sorted({r[0] for r in table})
+    made = []
+    for fig in figures:
+        sel = [r for r in table if r[0] == fig]
+        name = re.sub(r"[^a-z0-9]+", "-", fig.lower()).strip("-")
+        data = os.path.join(outdir, name + ".dat")
+        with open(data, "w") as f:
+            for r in sel:
+                label = "%s %s %dcpu" % (r[1], r[2]["series"], r[2]["vcpus"])
+                f.write('"%s" %f %f\n' % (label, r[3], r[4]))
+        png = os.path.join(outdir, name + ".png")
+        first = "PTE change + flush on every CPU" if sel[0][6] == "ns/op" \
+            else "unprotected"
+        second = "PKS guard window" if sel[0][6] == "ns/op" else "protected"
+        script = "\n".join([
+            "set terminal pngcairo size 1000,500" if has_cairo() else
+            "set terminal png size 1000,500",
+            "set output '%s'" % png,
+            "set title '%s (TCG: times do not predict hardware)'" % fig,
+            "set ylabel '%s'" % sel[0][6],
+            "set style data histograms", "set style fill solid 0.8",
+            "set xtics rotate by -30", "set key top left",
+            "plot '%s' using 2:xtic(1) title '%s', '' using 3 title '%s'" %
+            (data, first, second), ""])
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+        made.append(png)
+    return made
+
+
+def has_cairo():
+    out = subprocess.run(["gnuplot", "-e", "set terminal"],
+                         capture_output=True, text=True)
+    return "pngcairo" in out.stdout + out.stderr
+
+
+def markdown(runs, table):
+    when = datetime.date.today().isoformat()
+    kernels = ", ".join(sorted({r["kernel"] for r in runs}))
+    lines = ["Measured %s by `make bench` on %s, CPU model `%s` under QEMU "
+             "TCG. TCG timings do not predict hardware (every PKRS write "
+             "flushes the emulated TLB); the counted events do." %
+             (when, kernels, runs[0]["cpu_model"] if runs else "?"), "",
+             "| figure | case | kernel | vCPUs | without PKS or unprotected "
+             "| with PKS protection | ratio | counted (asserted) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for fig, case, run, base, prot, counts, unit in table:
+        ratio = base / prot if unit == "ns/op" else prot / base
+        lines.append("| %s | %s | %s | %d | %.0f %s | %.0f %s | %.2f | %s |" %
+                     (fig, case, run["series"], run["vcpus"], base, unit,
+                      prot, unit, ratio, counts))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    runs = [load(spec) for spec in sys.argv[2:]]
+    table = rows(runs)
+    with open(os.path.join(outdir, "results.json"), "w") as f:
+        json.dump({"date": datetime.datetime.now().isoformat(),
+                   "runs": runs}, f, indent=1)
+    pngs = plot(outdir, table)
+    md = markdown(runs, table)
+    with open(os.path.join(outdir, "results.md"), "w") as f:
+        f.write(md)
+    readme = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
+    text = open(readme).read()
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        with open(readme, "w") as f:
+            f.write(head + BEGIN + "\n" + md + END + tail)
+    print("bench: %s, %d plots, table in %s/results.md and README.md" %
+          (os.path.join(outdir, "results.json"), len(pngs), outdir))
+
+
+if __name__ == "__main__":
+    main()
