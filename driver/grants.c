@@ -42,11 +42,13 @@ static struct pks_path pks_paths[PKS_PATH_NR];
  * @krp: its kretprobe
  * @path: the enum pks_path_id it belongs to
  * @registered: register_kretprobe() succeeded
+ * @warned: its absence was reported once
  */
 struct pks_path_probe {
 	struct kretprobe krp;
 	int path;
 	bool registered;
+	bool warned;
 };
 
 /**
@@ -107,6 +109,8 @@ static struct pks_path_probe pks_path_probes[] = {
 	PKS_PROBE("dax_remap_file_range_prep", FSDAX),
 	/* The pmem driver's own block I/O (filesystem metadata, journals). */
 	PKS_PROBE("pmem_submit_bio", PMEM_BLOCK),
+	/* A loop device's worker copying its requests' pages to the file. */
+	PKS_PROBE("loop_process_work", LOOP),
 };
 
 /*
@@ -175,27 +179,35 @@ bool pks_grant_fault(int key, bool write)
 	return true;
 }
 
-/* Place or enable the probes; called with pks_lock held. */
+/*
+ * Place or enable the probes; called with pks_lock held on every protect.
+ * A probe whose function was missing (in a module not loaded yet, such as
+ * loop) is tried again each time.
+ */
 void pks_grants_arm(void)
 {
 	size_t i;
 	int rc;
 
 	mutex_lock(&pks_grants_lock);
-	for (i = 0; !pks_grants_armed && i < ARRAY_SIZE(pks_path_probes); i++) {
+	for (i = 0; i < ARRAY_SIZE(pks_path_probes); i++) {
 		struct pks_path_probe *pp = &pks_path_probes[i];
 
-		if (pks_grants_placed) {
-			if (pp->registered)
+		if (pp->registered) {
+			if (!pks_grants_armed)
 				enable_kretprobe(&pp->krp);
 			continue;
 		}
 		rc = register_kretprobe(&pp->krp);
 		pp->registered = !rc;
-		if (rc)
+		if (rc && !pp->warned)
 			pr_warn("cannot probe %s (%d): %s accesses to protected namespaces will fault\n",
 				pp->krp.kp.symbol_name, rc,
 				pks_path_names[pp->path]);
+		pp->warned |= !!rc;
+		/* A new probe starts enabled; match the others if disarmed. */
+		if (!rc && pks_grants_placed && !pks_grants_armed)
+			enable_kretprobe(&pp->krp);
 	}
 	pks_grants_placed = true;
 	pks_grants_armed = true;

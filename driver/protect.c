@@ -519,8 +519,7 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	}
 	atomic_set(&p->users, 1);
 	/* Kernel paths that touch user pages need their grants first. */
-	if (list_empty(&pks_prots))
-		pks_grants_arm();
+	pks_grants_arm();
 	list_add_tail_rcu(&p->list, &pks_prots);
 	__pks_set_range_key(p, p->key);
 	/*

@@ -6,8 +6,8 @@
  *   pks-paths DAXDEV PATH [BLOCKDEV]
  *
  * PATH is one of ptrace, proc-mem, process-vm, vmsplice, coredump,
- * io-uring, odirect (which needs BLOCKDEV, a brd or other CPU-copying
- * block device). A child process maps DAXDEV and fills it with a pattern;
+ * io-uring, odirect or odirect-loop (which need BLOCKDEV, a brd, loop or
+ * other CPU-copying block device). A child process maps DAXDEV and fills it with a pattern;
  * this process reaches the child's mapping through PATH, checks what it
  * reads, writes a second pattern the same way and checks it through its
  * own mapping of the device. Every comparison is also made once against
@@ -427,7 +427,7 @@ int main(int argc, char **argv)
 		return do_coredump(argv[1]);
 	if (!strcmp(path_name, "io-uring"))
 		return do_io_uring(mine, buf);
-	if (!strcmp(path_name, "odirect")) {
+	if (!strncmp(path_name, "odirect", 7)) {
 		if (argc < 4) {
 			fprintf(stderr, "pks-paths: odirect needs BLOCKDEV\n");
 			return 2;

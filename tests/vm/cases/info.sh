@@ -26,11 +26,11 @@ expect_eq "free keys" "$(info_json '[.keys[] | select(.state == "free")] | lengt
 # and on these kernels every function each path wants can be probed.
 expect_eq "grants armed" "$(info_json .grants.armed)" false
 expect_eq "grant paths" "$(info_json '[.grants.paths[].name] | join(",")')" \
-	ptrace,remote-vm,process-vm,pipe,coredump,io-uring,block-direct,fsdax,pmem-block
+	ptrace,remote-vm,process-vm,pipe,coredump,io-uring,block-direct,fsdax,pmem-block,loop
 setup_namespaces
 pkstool enable dax0.0 || fail "enable"
 expect_eq "paths fully probed" \
-	"$(info_json '[.grants.paths[] | select(.probed == .functions and .functions > 0)] | length')" 9
+	"$(info_json '[.grants.paths[] | select(.probed == .functions and .functions > 0)] | length')" 10
 pkstool disable dax0.0 || fail "disable"
 pkstool info
 exit 0

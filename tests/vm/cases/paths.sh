@@ -4,7 +4,8 @@
 # ptrace PEEKDATA/POKEDATA, /proc/PID/mem, process_vm_readv/writev of 64
 # MiB in one call, vmsplice into a pipe then read() and splice() to a
 # file, a core dump with coredump_filter 0x1ff, io_uring READ_FIXED and
-# WRITE_FIXED into registered buffers in the mapping, and O_DIRECT to brd.
+# WRITE_FIXED into registered buffers in the mapping, and O_DIRECT to brd
+# and to a loop device (whose worker thread makes the copy).
 # Each path runs unprotected first (the control: same checks, no grant
 # counted), then protected, where its grant counter must move and no fault
 # may be recorded. A stray write in the same boot is still refused.
@@ -23,6 +24,7 @@ counter() {
 	proc-mem) echo remote-vm ;;
 	vmsplice) echo pipe ;;
 	odirect) echo block-direct ;;
+	odirect-loop) echo loop ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -30,11 +32,17 @@ grants() {
 	info_json ".grants.paths[] | select(.name == \"$(counter "$1")\") | .grants"
 }
 
-paths="ptrace proc-mem process-vm vmsplice coredump io-uring odirect"
+# A loop device over a file in tmpfs: its worker thread does the copy.
+truncate -s 8M /tmp/loop.img
+losetup /dev/loop0 /tmp/loop.img || fail "losetup"
+blockdev_for() {
+	[ "$1" = odirect-loop ] && echo /dev/loop0 || echo /dev/ram0
+}
+paths="ptrace proc-mem process-vm vmsplice coredump io-uring odirect odirect-loop"
 expect_eq "grants off with nothing protected" "$(info_json .grants.armed)" false
 for p in $paths; do
 	g0=$(grants "$p")
-	pks-paths /dev/dax0.0 "$p" /dev/ram0
+	pks-paths /dev/dax0.0 "$p" "$(blockdev_for "$p")"
 	rc=$?
 	eval "rc_$(echo "$p" | tr - _)=$rc"
 	[ $rc -eq 0 ] || [ $rc -eq 77 ] || fail "unprotected $p exited $rc"
@@ -46,7 +54,7 @@ expect_eq "grants armed" "$(info_json .grants.armed)" true
 seq0=$(last_seq)
 for p in $paths; do
 	g0=$(grants "$p")
-	pks-paths /dev/dax0.0 "$p" /dev/ram0
+	pks-paths /dev/dax0.0 "$p" "$(blockdev_for "$p")"
 	rc=$?
 	want=$(eval echo "\$rc_$(echo "$p" | tr - _)")
 	expect_eq "protected $p exit (as unprotected)" "$rc" "$want"
@@ -70,5 +78,6 @@ out=$(pks-ioctl stray $((start + 0x3000)) write)
 expect_eq "stray write after the paths" "$?" 14
 expect_eq "the stray was recorded" "$(last_seq)" $((seq0 + 1))
 pkstool disable dax0.0 || fail "disable"
+losetup -d /dev/loop0
 expect_eq "grants off again" "$(info_json .grants.armed)" false
 exit 0

@@ -412,6 +412,7 @@ struct pks_set_mode {
 	___PKS_P(BLOCK_DIRECT, "block-direct"),				\
 	___PKS_P(FSDAX, "fsdax"),					\
 	___PKS_P(PMEM_BLOCK, "pmem-block"),				\
+	___PKS_P(LOOP, "loop"),						\
 	___PKS_P(NR, ""),						\
 }
 
