@@ -146,7 +146,7 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-fsbench
 
 $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
-		driver/include/uapi/linux/pks.h
+		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
@@ -155,7 +155,7 @@ $(BUILD)/vm-bin/pks-fileops: tests/vm/bin/pks-fileops.c
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
 
 $(BUILD)/vm-bin/pks-pvm-bench: tests/vm/bin/pks-pvm-bench.c \
-		driver/include/uapi/linux/pks.h
+		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 

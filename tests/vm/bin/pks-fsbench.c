@@ -18,42 +18,9 @@
 #include <unistd.h>
 #include <linux/pks.h>
 
+#include "pks-counters.h"
+
 #define FILE_LEN	(32UL << 20)
-#define MAX_CPUS	64
-
-struct counters {
-	uint64_t pkrs_writes;
-	uint64_t calls;
-	uint64_t grants;
-	uint64_t fault_hits;
-	uint64_t block_grants;
-	long switches;
-};
-
-static void read_counters(int fd, struct counters *c)
-{
-	struct pks_cpu_info cpus[MAX_CPUS];
-	struct pks_info info = { .size = sizeof(info), .nr_cpus = MAX_CPUS,
-				 .cpus = (uintptr_t)cpus };
-	struct pks_grants g = { .size = sizeof(g) };
-	struct rusage ru;
-	unsigned int i;
-
-	if (ioctl(fd, PKS_IOC_GET_INFO, &info) || ioctl(fd, PKS_IOC_GRANTS, &g)) {
-		perror("pks-fsbench: /dev/pks");
-		exit(1);
-	}
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < info.nr_cpus && i < MAX_CPUS; i++)
-		c->pkrs_writes += cpus[i].pkrs_writes;
-	c->calls = g.paths[PKS_PATH_FSDAX].calls;
-	c->grants = g.paths[PKS_PATH_FSDAX].grants;
-	c->fault_hits = g.fault_probe_hits;
-	c->block_grants = g.paths[PKS_PATH_PMEM_BLOCK].grants;
-	getrusage(RUSAGE_SELF, &ru);
-	c->switches = ru.ru_nvcsw + ru.ru_nivcsw;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -70,7 +37,7 @@ int main(int argc, char **argv)
 		{ "rand-read-1m", 1 << 20, 1, 0 },
 		{ "rand-write-1m", 1 << 20, 1, 1 },
 	};
-	struct counters before, after;
+	struct pks_counters before, after;
 	struct timespec t0, t1;
 	unsigned int p, i, ops = argc > 2 ? atoi(argv[2]) : 256;
 	char *buf = malloc(1 << 20);
@@ -98,7 +65,7 @@ int main(int argc, char **argv)
 		size_t sz = patterns[p].size, slots = FILE_LEN / sz;
 		double ns;
 
-		read_counters(pks, &before);
+		pks_read_counters(pks, PKS_PATH_FSDAX, &before);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (i = 0; i < ops; i++) {
 			off_t off = (off_t)(patterns[p].random ?
@@ -114,7 +81,7 @@ int main(int argc, char **argv)
 			}
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		read_counters(pks, &after);
+		pks_read_counters(pks, PKS_PATH_FSDAX, &after);
 		ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
 		printf("{\"pattern\": \"%s\", \"ops\": %u, \"bytes_per_op\": %zu, "
 		       "\"ns_per_op\": %.0f, \"mb_per_s\": %.1f, \"pkrs_writes\": %llu, "

@@ -21,43 +21,12 @@
 #include <unistd.h>
 #include <linux/pks.h>
 
+#include "pks-counters.h"
+
 #define MAP_LEN		(64UL << 20)
-#define MAX_CPUS	64
-
-struct counters {
-	uint64_t pkrs_writes;
-	uint64_t calls;
-	uint64_t grants;
-	uint64_t fault_hits;
-	long switches;
-};
-
-static void read_counters(int fd, struct counters *c)
-{
-	struct pks_cpu_info cpus[MAX_CPUS];
-	struct pks_info info = { .size = sizeof(info), .nr_cpus = MAX_CPUS,
-				 .cpus = (uintptr_t)cpus };
-	struct pks_grants g = { .size = sizeof(g) };
-	struct rusage ru;
-	unsigned int i;
-
-	if (ioctl(fd, PKS_IOC_GET_INFO, &info) || ioctl(fd, PKS_IOC_GRANTS, &g)) {
-		perror("pks-pvm-bench: /dev/pks");
-		exit(1);
-	}
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < info.nr_cpus && i < MAX_CPUS; i++)
-		c->pkrs_writes += cpus[i].pkrs_writes;
-	c->calls = g.paths[PKS_PATH_PROCESS_VM].calls;
-	c->grants = g.paths[PKS_PATH_PROCESS_VM].grants;
-	c->fault_hits = g.fault_probe_hits;
-	getrusage(RUSAGE_SELF, &ru);
-	c->switches = ru.ru_nvcsw + ru.ru_nivcsw;
-}
-
 int main(int argc, char **argv)
 {
-	struct counters before, after;
+	struct pks_counters before, after;
 	struct timespec t0, t1;
 	int pipefd[2], fd, dax, i, calls;
 	uintptr_t addr;
@@ -105,7 +74,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	read_counters(fd, &before);
+	pks_read_counters(fd, PKS_PATH_PROCESS_VM, &before);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < calls; i++) {
 		struct iovec l = { buf, MAP_LEN }, r = { (void *)addr, MAP_LEN };
@@ -116,7 +85,7 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	read_counters(fd, &after);
+	pks_read_counters(fd, PKS_PATH_PROCESS_VM, &after);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 

@@ -3,7 +3,8 @@
 # ext4 -o dax and xfs -o dax=always (strict mode): mkfs, mount, file I/O of
 # every kind (pks-fileops), libpmem2 on a file and a PMDK pool (pmempool
 # create and check), unmount, a clean fsck, the same checksums after
-# remount. Stray kernel writes into file data and into the superblock are
+# remount; protection disabled and enabled again (relaxed, then strict)
+# while mounted. Stray kernel writes into file data and into the superblock are
 # refused and recorded and change nothing. The control, with protection
 # off, lets the same strays through and the corruption is detected.
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
@@ -82,6 +83,22 @@ for fs in ext4 xfs; do
 	pks-fileops hash /mnt > /tmp/hash.after
 	cmp /tmp/hash.before /tmp/hash.after || fail "$fs: checksums changed"
 	echo "ok: $fs: $(wc -l < /tmp/hash.after) files with the same checksums after remount"
+	# Protection comes off and on again under the mounted file system,
+	# and relaxed mode lets a plain stray into file data through, reported.
+	pkstool disable "$blk" || fail "$fs: disable while mounted"
+	pks-fileops hash /mnt > /tmp/hash.mid
+	cmp /tmp/hash.before /tmp/hash.mid || fail "$fs: files changed across disable"
+	pkstool enable --mode=relaxed "$blk" || fail "$fs: enable relaxed while mounted"
+	expect_eq "$fs: mode" "$(ns_json "$FSDAX_NS" .protection_mode)" relaxed
+	data=$(pks-fileops phys /mnt/big)
+	seq0=$(last_seq)
+	pks-ioctl stray $((start + data + 0x40)) plain-read >/dev/null ||
+		fail "$fs: relaxed plain read did not complete"
+	expect_eq "$fs: relaxed stray reported" "$(last_seq)" $((seq0 + 1))
+	pkstool enable --mode=strict "$blk" || fail "$fs: back to strict"
+	pks-fileops hash /mnt > /tmp/hash.after
+	cmp /tmp/hash.before /tmp/hash.after || fail "$fs: files changed after re-enable"
+	echo "ok: $fs: disabled, re-enabled relaxed and strict while mounted, files intact"
 	umount /mnt
 done
 
