@@ -27,13 +27,33 @@ static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, "list the commands" },
 };
 
+static const struct cmd_struct *find_cmd(const char *name);
+
+/* help: the command list, or with a command name that command's --help. */
 int cmd_help(int argc, char **argv, struct pks_ctx *ctx)
 {
+	const struct cmd_struct *cmd;
+	char name[64], opt[] = "--help";
+	char *args[3];
 	size_t i;
 
-	(void)argc;
-	(void)argv;
-	(void)ctx;
+	if (argc > 2) {
+		fprintf(stderr, "pkstool: help: name one command\n");
+		return -PKSTOOL_E_USAGE;
+	}
+	if (argc == 2) {
+		cmd = find_cmd(argv[1]);
+		if (!cmd || cmd->fn == cmd_help) {
+			fprintf(stderr, "pkstool: help: unknown command '%s': see 'pkstool help'\n",
+				argv[1]);
+			return -PKSTOOL_E_USAGE;
+		}
+		snprintf(name, sizeof(name), "pkstool %s", cmd->cmd);
+		args[0] = name;
+		args[1] = opt;
+		args[2] = NULL;
+		return cmd->fn(2, args, ctx);
+	}
 	printf("usage: pkstool <command> [options]\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		printf("  %-10s %s\n", commands[i].cmd, commands[i].summary);

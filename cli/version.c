@@ -10,11 +10,40 @@
 #define PKSTOOL_VERSION "unknown"
 #endif
 
+static error_t version_parse(int key, char *arg, struct argp_state *state)
+{
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = state->input;
+		return 0;
+	}
+	if (key == ARGP_KEY_ARG) {
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp version_argp = {
+	.parser = version_parse,
+	.doc = "Print pkstool's version.",
+	.children = pkstool_common_children,
+};
+
 int cmd_version(int argc, char **argv, struct pks_ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
+	struct pkstool_opts opts = { 0 };
+	struct json_object *array;
+
 	(void)ctx;
-	printf("%s\n", PKSTOOL_VERSION);
+	if (argp_parse(&version_argp, argc, argv, 0, NULL, &opts))
+		return -PKSTOOL_E_USAGE;
+	if (!opts.json) {
+		printf("%s\n", PKSTOOL_VERSION);
+		return 0;
+	}
+	array = json_object_new_array();
+	json_object_array_add(array, json_object_new_string(PKSTOOL_VERSION));
+	display_json_array(array);
+	json_object_put(array);
 	return 0;
 }

@@ -181,3 +181,24 @@ Test(cli, list_without_driver_is_an_array)
 		  "%s", res.out);
 	json_object_put(root);
 }
+
+Test(cli, version_rejects_arguments)
+{
+	RUN(&res, NO_DEVICE, "version", "--bogus");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "bogus"), "%s", res.err);
+	cr_expect_str_empty(res.out);
+	RUN(&res, NO_DEVICE, "version", "--json");
+	cr_expect_eq(res.status, 0);
+	cr_expect(res.out[0] == '[', "%s", res.out);
+}
+
+Test(cli, help_names_a_command)
+{
+	RUN(&res, NO_DEVICE, "help", "enable");
+	cr_expect_eq(res.status, 0);
+	cr_expect(strstr(res.out, "--mode"), "help enable: %s", res.out);
+	RUN(&res, NO_DEVICE, "help", "bogus");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "unknown command 'bogus'"), "%s", res.err);
+}
