@@ -41,9 +41,8 @@
  * @key: the key tagging it
  * @leaf_size: size of the direct-map pages mapping it
  * @dev: the dax device, referenced while protected
- * @dax_dev: its dax_device, to ask whether it is still alive
- * @fsdax: an fsdax namespace: @dax_dev is referenced and @dev is its nd
- *	device
+ * @dax_dev: for fsdax, the block device's dax_device, referenced
+ * @fsdax: an fsdax namespace: @dev is its nd device
  * @mode: enum pks_mode, read locklessly by the fault path
  * @faults: stray accesses recorded on the range
  * @users: one for the list, one per task window on the range; the range
@@ -65,8 +64,6 @@ struct pks_prot {
 	char name[PKS_NAME_LEN];
 };
 
-/* Exported by drivers/dax/super.c; its declaration is in a private header. */
-struct dax_device *inode_dax(struct inode *inode);
 
 /*
  * The protected ranges. Changed only with pks_lock held; an RCU list
@@ -91,13 +88,15 @@ static __printf(3, 4) int pks_refuse(char *msg, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static bool pks_dax_alive(struct dax_device *dax_dev)
+/*
+ * Whether @dev still has its driver. An unbind clears the pointer only
+ * after the bus notifier ran, and that notifier waits for pks_lock, so a
+ * caller holding the lock sees every unbind either here or in the
+ * notifier, never neither.
+ */
+static bool pks_dev_alive(struct device *dev)
 {
-	int id = dax_read_lock();
-	bool alive = dax_alive(dax_dev);
-
-	dax_read_unlock(id);
-	return alive;
+	return READ_ONCE(dev->driver);
 }
 
 /* The dax device behind a file, or NULL when it is not a dax device. */
@@ -184,7 +183,6 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long addr = r->addr, step, off;
-	struct dax_device *dax_dev;
 	struct device *dev = NULL;
 	struct page *page;
 	int rc = 0;
@@ -199,11 +197,8 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 				  addr, r->len);
 	}
 	dev = pks_dax_device(vma->vm_file);
-	if (dev) {
-		dax_dev = inode_dax(file_inode(vma->vm_file));
-		if (!pks_dax_alive(dax_dev))
-			dev = NULL;
-	}
+	if (dev && !pks_dev_alive(dev))
+		dev = NULL;
 	if (!dev) {
 		mmap_read_unlock(mm);
 		return pks_refuse(msg, -EINVAL,
@@ -211,7 +206,6 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 				  addr);
 	}
 	get_device(dev);
-	p->dax_dev = dax_dev;
 	step = vma_kernel_pagesize(vma);
 	mmap_read_unlock(mm);
 
@@ -526,7 +520,7 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	 * The unbind notifier sees every unbind from the moment the range is
 	 * listed (it waits for pks_lock); one that came before is seen here.
 	 */
-	if (!pks_dax_alive(p->dax_dev)) {
+	if (!pks_dev_alive(p->dev)) {
 		__pks_release(p);
 		return pks_refuse(msg, -ENODEV,
 				  "the device went away while being protected");
