@@ -36,6 +36,7 @@ struct pkstool_opts {
 
 extern const struct argp pkstool_common_argp;
 extern const struct argp_child pkstool_common_children[];
+error_t pkstool_parse_no_args(int key, char *arg, struct argp_state *state);
 
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);

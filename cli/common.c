@@ -40,6 +40,20 @@ const struct argp pkstool_common_argp = {
 };
 
 /* Every command's argp takes the common options as its first child. */
+/* The parser of a command that takes the common options and nothing else. */
+error_t pkstool_parse_no_args(int key, char *arg, struct argp_state *state)
+{
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = state->input;
+		return 0;
+	}
+	if (key == ARGP_KEY_ARG) {
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
 const struct argp_child pkstool_common_children[] = {
 	{ &pkstool_common_argp, 0, NULL, 0 },
 	{ 0 }

@@ -12,22 +12,8 @@ static const char info_doc[] =
 	"Show PKS support, the driver's state, CR4.PKS and PKRS per CPU and "
 	"the key table.";
 
-static error_t info_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)arg;
-	if (key == ARGP_KEY_INIT) {
-		state->child_inputs[0] = state->input;
-		return 0;
-	}
-	if (key == ARGP_KEY_ARG) {
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
 static const struct argp info_argp = {
-	.parser = info_parse,
+	.parser = pkstool_parse_no_args,
 	.doc = info_doc,
 	.children = pkstool_common_children,
 };

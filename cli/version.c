@@ -10,21 +10,8 @@
 #define PKSTOOL_VERSION "unknown"
 #endif
 
-static error_t version_parse(int key, char *arg, struct argp_state *state)
-{
-	if (key == ARGP_KEY_INIT) {
-		state->child_inputs[0] = state->input;
-		return 0;
-	}
-	if (key == ARGP_KEY_ARG) {
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
 static const struct argp version_argp = {
-	.parser = version_parse,
+	.parser = pkstool_parse_no_args,
 	.doc = "Print pkstool's version.",
 	.children = pkstool_common_children,
 };

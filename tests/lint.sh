@@ -39,34 +39,29 @@ fi
 
 kroot=$(tests/vm/fetch-kernel.sh 6.1 "$cache/kernels")
 kver=$(basename "$kroot")
-mod=$build/sparse/$kver
-rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
-out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" C=2 modules 2>&1)
-if [ $? -ne 0 ]; then
-	echo "$out" >&2
-	echo "FAIL lint/sparse: the sparse build failed"
-elif warn=$(echo "$out" | grep -E "^$mod/.*: (warning|error):"); then
-	echo "$warn" >&2
-	echo "FAIL lint/sparse: $(echo "$warn" | wc -l) warnings"
-else
-	echo "PASS lint/sparse"
-fi
+# module_check NAME DIR MAKE-ARGS...: build the driver with extra checks;
+# any warning or error of ours fails NAME.
+module_check() {
+	local name=$1 mod=$2 out warn
+	shift 2
+	rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
+	out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" "$@" modules 2>&1)
+	if [ $? -ne 0 ]; then
+		echo "$out" >&2
+		echo "FAIL lint/$name: the build failed"
+	elif warn=$(echo "$out" | grep -E "^$mod/.*: (warning|error):"); then
+		echo "$warn" >&2
+		echo "FAIL lint/$name: $(echo "$warn" | wc -l) warnings"
+	else
+		echo "PASS lint/$name"
+	fi
+}
 
+module_check sparse "$build/sparse/$kver" C=2
 # W=1: the extra warnings kernel maintainers build with. (A clang build
 # of the module is not possible against Debian's gcc-built kernels: their
 # flags, -mrecord-mcount and -fconserve-stack among them, are gcc-only.)
-mod=$build/w1/$kver
-rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
-out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" W=1 modules 2>&1)
-if [ $? -ne 0 ]; then
-	echo "$out" >&2
-	echo "FAIL lint/module-w1: the W=1 build failed"
-elif warn=$(echo "$out" | grep -E "^$mod/.*: (warning|error):"); then
-	echo "$warn" >&2
-	echo "FAIL lint/module-w1: $(echo "$warn" | wc -l) warnings"
-else
-	echo "PASS lint/module-w1"
-fi
+module_check module-w1 "$build/w1/$kver" W=1
 
 if out=$(make -s BUILD="$build/clang" CC=clang userspace unit 2>&1); then
 	echo "PASS lint/clang"
