@@ -53,6 +53,8 @@ void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what);
+int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
+		      const char *what);
 int pkstool_exit_code(int rc);
 /* Set by SIGTERM or SIGINT once pkstool_catch_stop_signals() ran. */
 extern volatile sig_atomic_t pkstool_stop;

@@ -168,6 +168,36 @@ int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 	}
 }
 
+/*
+ * Check that the test module answers too; the caller checked the driver.
+ * Returns 0, or the -errno a command should return.
+ */
+int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
+		      const char *what)
+{
+	int rc = pks_test_status(ctx);
+
+	switch (rc) {
+	case 0:
+		return 0;
+	case -ENOENT:
+	case -ENODEV:
+	case -ENXIO:
+		p_err(opts, "%s: the test module is not loaded (%s is missing): load it with 'modprobe pks_test', never on a production machine",
+		      what, pks_test_device_path(ctx));
+		return -PKSTOOL_E_NODRIVER;
+	case -EACCES:
+	case -EPERM:
+		p_err(opts, "%s: cannot use %s: %s: run as root", what,
+		      pks_test_device_path(ctx), strerror(-rc));
+		return rc;
+	default:
+		p_err(opts, "%s: %s: %s", what, pks_test_device_path(ctx),
+		      strerror(-rc));
+		return rc;
+	}
+}
+
 int pkstool_exit_code(int rc)
 {
 	switch (-rc) {

@@ -217,6 +217,8 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 		return 0;
 	}
 	rc = pkstool_open_driver(ctx, &opts.common, "test");
+	if (!rc)
+		rc = pkstool_open_test(ctx, &opts.common, "test");
 	if (rc)
 		return rc;
 	for (id = 0; id < PKS_TEST_NR; id++)

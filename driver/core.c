@@ -10,7 +10,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-DEFINE_MUTEX(pks_lock);
+struct mutex pks_lock = __MUTEX_INITIALIZER(pks_lock);
+EXPORT_SYMBOL_NS_GPL(pks_lock, PKS_TEST);
 
 static int pks_open(struct inode *inode, struct file *file)
 {
@@ -27,7 +28,6 @@ static int pks_release(struct inode *inode, struct file *file)
 {
 	struct pks_session *session = file->private_data;
 
-	pks_session_release(session);
 	kfree(session);
 	return 0;
 }

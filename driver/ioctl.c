@@ -58,26 +58,6 @@ out:
 	return rc;
 }
 
-static long pks_ioctl_run_test(struct pks_session *session,
-			       void __user *argp)
-{
-	struct pks_test_run run;
-	long rc;
-
-	if (copy_from_user(&run, argp, sizeof(run)))
-		return -EFAULT;
-	if (run.size != sizeof(run) || run.rsvd)
-		return -EINVAL;
-	memset(run.message, 0, sizeof(run.message));
-	rc = pks_test_run(session, &run);
-	if (rc && rc != -EBUSY)
-		return rc;
-	/* -EBUSY still reports which key is held, in the message. */
-	if (copy_to_user(argp, &run, sizeof(run)))
-		return -EFAULT;
-	return rc;
-}
-
 static long pks_ioctl_protect(void __user *argp)
 {
 	struct pks_protect prot;
@@ -162,22 +142,6 @@ static long pks_ioctl_copy(void __user *argp)
 	return rc;
 }
 
-static long pks_ioctl_bench(void __user *argp)
-{
-	struct pks_bench bench;
-	long rc;
-
-	if (copy_from_user(&bench, argp, sizeof(bench)))
-		return -EFAULT;
-	if (bench.size != sizeof(bench))
-		return -EINVAL;
-	/* Its own key and pages: no need to hold up protection changes. */
-	rc = pks_bench_run(&bench);
-	if (!rc && copy_to_user(argp, &bench, sizeof(bench)))
-		rc = -EFAULT;
-	return rc;
-}
-
 static long pks_ioctl_faults(struct pks_session *session, void __user *argp)
 {
 	struct pks_faults req;
@@ -246,8 +210,6 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case PKS_IOC_GET_INFO:
 		return pks_ioctl_get_info(argp);
-	case PKS_IOC_RUN_TEST:
-		return pks_ioctl_run_test(file->private_data, argp);
 	case PKS_IOC_PROTECT:
 		return pks_ioctl_protect(argp);
 	case PKS_IOC_UNPROTECT:
@@ -256,8 +218,6 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_list(argp);
 	case PKS_IOC_COPY:
 		return pks_ioctl_copy(argp);
-	case PKS_IOC_BENCH:
-		return pks_ioctl_bench(argp);
 	case PKS_IOC_FAULTS:
 		return pks_ioctl_faults(file->private_data, argp);
 	case PKS_IOC_SET_MODE:

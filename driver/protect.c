@@ -533,6 +533,7 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 		strscpy(name, p->name, PKS_NAME_LEN);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(__pks_protect, PKS_TEST);
 
 /* The protected range that starts at @start, or NULL. */
 static struct pks_prot *__pks_find_start(phys_addr_t start)
@@ -555,6 +556,7 @@ int __pks_unprotect(phys_addr_t start)
 	__pks_release(p);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(__pks_unprotect, PKS_TEST);
 
 int __pks_set_mode(phys_addr_t start, u32 mode)
 {
@@ -639,7 +641,7 @@ int pks_list_ranges(struct pks_range_info *info, unsigned int nr)
 }
 
 /* The key of the protected range holding [start, start + len), or -1. */
-static int pks_range_key(phys_addr_t start, u64 len)
+int pks_range_key(phys_addr_t start, u64 len)
 {
 	struct pks_prot *p;
 	int key;
@@ -650,6 +652,20 @@ static int pks_range_key(phys_addr_t start, u64 len)
 	rcu_read_unlock();
 	return key;
 }
+EXPORT_SYMBOL_NS_GPL(pks_range_key, PKS_TEST);
+
+/* Device-dax or fsdax memory, protected or not: what tests may target. */
+int pks_dax_memory(phys_addr_t start, u64 len)
+{
+	struct pks_range r = {
+		.start = PAGE_ALIGN_DOWN(start),
+		.len = PAGE_ALIGN(start + len) - PAGE_ALIGN_DOWN(start),
+	};
+	char msg[PKS_MESSAGE_LEN];
+
+	return pks_check_memory(&r, -1, msg);
+}
+EXPORT_SYMBOL_NS_GPL(pks_dax_memory, PKS_TEST);
 
 /**
  * pks_dax_access_begin() - open a non-preemptible window on protected pmem
@@ -742,107 +758,28 @@ void pks_dax_access_end(struct pks_dax_window *window)
 }
 EXPORT_SYMBOL_GPL(pks_dax_access_end);
 
-/*
- * Copy one chunk with no window, as a stray pointer would: fault-safe, or
- * with @plain loads and stores that oops in strict mode.
- */
-static int pks_stray_copy(void *va, void *buf, size_t n, bool write,
-			  bool plain, size_t *done)
-{
-	size_t i;
-
-	if (plain) {
-		for (i = 0; i < n; i += sizeof(u64)) {
-			if (write)
-				WRITE_ONCE(*(u64 *)(va + i), *(u64 *)(buf + i));
-			else
-				*(u64 *)(buf + i) = READ_ONCE(*(u64 *)(va + i));
-		}
-		*done = n;
-		return 0;
-	}
-	if (!write) {
-		if (copy_from_kernel_nofault(buf, va, n))
-			return -EFAULT;
-		*done = n;
-		return 0;
-	}
-	for (i = 0; i < n; i += sizeof(u64)) {
-		if (!pks_can_write(va + i, *(u64 *)(buf + i))) {
-			*done = i;
-			return -EFAULT;
-		}
-	}
-	*done = n;
-	return 0;
-}
-
-/* Device-dax memory, protected or not: what stray copies may target. */
-static int pks_stray_target(phys_addr_t start, u64 len)
-{
-	struct pks_range r = {
-		.start = PAGE_ALIGN_DOWN(start),
-		.len = PAGE_ALIGN(start + len) - PAGE_ALIGN_DOWN(start),
-	};
-	char msg[PKS_MESSAGE_LEN];
-
-	if (pks_range_key(start, len) >= 0 || !pks_check_memory(&r, -1, msg))
-		return 0;
-	return -ENOENT;
-}
-
-/* One movsq from @src to @dst: a single instruction on two ranges. */
-static int pks_stray_move(phys_addr_t dst, phys_addr_t src)
-{
-	void *d = __va(dst);
-	const void *s = __va(src);
-
-	if ((dst | src) & 7 || pks_stray_target(dst, 8) ||
-	    pks_stray_target(src, 8))
-		return -EINVAL;
-	asm volatile("movsq" : "+D" (d), "+S" (s) : : "memory");
-	return 0;
-}
-
 /**
- * pks_range_copy() - the PKS_IOC_COPY copy
+ * pks_range_copy() - the PKS_IOC_COPY copy, through a window
  * @a: the request; @a->done is set to the bytes copied
+ *
+ * The sanctioned way for a tool to reach protected memory: one window per
+ * page-sized chunk, machine-check safe reads, durable writes.
  *
  * Return: 0, or -errno as documented for PKS_IOC_COPY.
  */
 int pks_range_copy(struct pks_copy *a)
 {
 	bool write = a->flags & PKS_COPY_F_WRITE;
-	bool plain = a->flags & PKS_COPY_F_PLAIN;
-	bool unguarded = plain || (a->flags & PKS_COPY_F_UNGUARDED);
 	char __user *ubuf = u64_to_user_ptr(a->buf);
 	struct pks_dax_window w;
-	size_t n, chunk_done = 0;
 	void *bounce, *va;
-	u64 word;
+	size_t n;
 	int rc = 0;
 
 	a->done = 0;
-	if (a->flags == (PKS_COPY_F_PLAIN | PKS_COPY_F_MOVE) &&
-	    a->len == sizeof(word)) {
-		rc = pks_stray_move(a->start, a->buf);
-		a->done = rc ? 0 : a->len;
-		return rc;
-	}
-	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED |
-			 PKS_COPY_F_PLAIN) ||
-	    !a->len || a->len > PKS_COPY_MAX ||
-	    (unguarded && ((a->start | a->len) & 7)) ||
-	    (plain && a->len != sizeof(word)))
+	if (a->flags & ~PKS_COPY_F_WRITE || !a->len || a->len > PKS_COPY_MAX)
 		return -EINVAL;
-	/*
-	 * Stray accesses may also hit unprotected memory (the control case of
-	 * a test), but only device-dax memory, never arbitrary addresses.
-	 */
-	if (unguarded && pks_stray_target(a->start, a->len))
-		return -ENOENT;
-	/* A plain access may oops this task: nothing to leak then. */
-	bounce = plain ? &word : kmalloc(PAGE_SIZE, GFP_KERNEL);
+	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!bounce)
 		return -ENOMEM;
 	while (a->done < a->len) {
@@ -851,42 +788,31 @@ int pks_range_copy(struct pks_copy *a)
 			rc = -EFAULT;
 			break;
 		}
-		if (unguarded) {
-			rc = pks_stray_copy(__va(a->start + a->done), bounce, n,
-					    write, plain, &chunk_done);
-			a->done += rc ? 0 : chunk_done;
-			if (rc == -EFAULT)
-				a->done += chunk_done;
-			if (rc)
-				break;
-		} else {
-			va = pks_dax_access_begin(a->start + a->done, n,
-						  write ? PKS_READ_WRITE :
-						  PKS_READ_ONLY, &w);
-			if (IS_ERR(va)) {
-				rc = PTR_ERR(va);
-				break;
-			}
-			/* Reads survive a media error, as fs/dax.c's do. */
-			if (write)
-				memcpy_flushcache(va, bounce, n);
-			else if (copy_mc_to_kernel(bounce, va, n))
-				rc = -EIO;
-			pks_dax_access_end(&w);
-			if (rc)
-				break;
-			a->done += n;
+		va = pks_dax_access_begin(a->start + a->done, n,
+					  write ? PKS_READ_WRITE : PKS_READ_ONLY,
+					  &w);
+		if (IS_ERR(va)) {
+			rc = PTR_ERR(va);
+			break;
 		}
-		if (!write && copy_to_user(ubuf + a->done - n, bounce, n)) {
+		/* Reads survive a media error, as fs/dax.c's do. */
+		if (write)
+			memcpy_flushcache(va, bounce, n);
+		else if (copy_mc_to_kernel(bounce, va, n))
+			rc = -EIO;
+		pks_dax_access_end(&w);
+		if (rc)
+			break;
+		if (!write && copy_to_user(ubuf + a->done, bounce, n)) {
 			rc = -EFAULT;
 			break;
 		}
+		a->done += n;
 	}
 	/* Written data is durable before the call says so. */
-	if (write && !unguarded)
+	if (write)
 		pmem_wmb();
-	if (!plain)
-		kfree(bounce);
+	kfree(bounce);
 	return rc;
 }
 
@@ -904,153 +830,3 @@ void pks_protect_exit(void)
 			bus_unregister_notifier(pks_buses[i], &pks_bus_nb[i]);
 	memset(pks_buses, 0, sizeof(pks_buses));
 }
-
-/* Offsets the tests probe: first, middle and last word of the range. */
-static u64 pks_test_offset(const struct pks_range *r, int i)
-{
-	return i == 0 ? 0 : i == 1 ? (r->len / 2) & ~7ULL : r->len - 8;
-}
-
-/* Read a word of a protected range through a window. */
-static bool pks_test_guarded_read(phys_addr_t pa, int key, u64 *val)
-{
-	unsigned int prev = pks_window_open(key, PKS_READ_ONLY);
-	bool ok = pks_can_read(__va(pa), val);
-
-	pks_window_close(key, prev);
-	return ok;
-}
-
-/*
- * With every key taken, protecting fails with -ENOSPC, says so, and leaves
- * the range as it was.
- */
-static int pks_test_keys_exhausted(struct pks_test_ctx *ctx,
-				   struct pks_range *r)
-{
-	int held[PKS_NR_KEYS], n = 0, i, key, rc, result = PKS_RESULT_PASS;
-	u64 val;
-
-	while (n < PKS_NR_KEYS && (held[n] = pks_key_alloc("test:protect",
-							   NULL, NULL)) > 0)
-		n++;
-	rc = __pks_protect(r, 0, NULL, &key, ctx->message);
-	if (rc != -ENOSPC || !strstr(ctx->message, "no free protection key"))
-		result = pks_test_fail(ctx, "with no key free, protect gave %d", rc);
-	else if (pks_range_key(r->start, r->len) >= 0 ||
-		 !pks_can_read(__va(r->start), &val))
-		result = pks_test_fail(ctx, "a refused protect changed the range");
-	if (!rc)
-		__pks_unprotect(r->start);
-	for (i = 0; i < n; i++)
-		pks_key_free(held[i]);
-	if (result == PKS_RESULT_PASS)
-		memset(ctx->message, 0, sizeof(ctx->message));
-	return result;
-}
-
-/*
- * protect: protecting the range blocks unguarded kernel reads and writes,
- * windows still reach it, and unprotecting restores plain access. Every
- * write puts back the value that was there.
- */
-static int pks_test_protect(struct pks_test_ctx *ctx)
-{
-	struct pks_range *r = ctx->range;
-	int i, key, rc, result = PKS_RESULT_PASS;
-	unsigned int prev;
-	u64 val, orig, off;
-	void *va;
-
-	if (pks_range_key(r->start, r->len) >= 0)
-		return pks_test_skip(ctx, "the namespace is protected already; disable it to run this case");
-	rc = pks_test_keys_exhausted(ctx, r);
-	if (rc)
-		return rc;
-	rc = __pks_protect(r, 0, NULL, &key, ctx->message);
-	if (rc)
-		return rc;
-	for (i = 0; i < 3 && !result; i++) {
-		off = pks_test_offset(r, i);
-		va = __va(r->start + off);
-		if (!pks_test_guarded_read(r->start + off, key, &orig))
-			result = pks_test_fail(ctx, "guarded read at offset %#llx faulted",
-					       off);
-		else if (pks_can_read(va, &val) || pks_can_write(va, orig))
-			result = pks_test_fail(ctx, "unguarded access at offset %#llx worked",
-					       off);
-		if (result)
-			break;
-		prev = pks_window_open(key, PKS_READ_WRITE);
-		if (!pks_can_write(va, orig))
-			result = pks_test_fail(ctx, "guarded write at offset %#llx faulted",
-					       off);
-		pks_window_close(key, prev);
-	}
-	rc = __pks_unprotect(r->start);
-	if (rc && !result)
-		result = pks_test_fail(ctx, "unprotect failed: %d", rc);
-	for (i = 0; i < 3 && !result; i++) {
-		off = pks_test_offset(r, i);
-		va = __va(r->start + off);
-		if (!pks_can_read(va, &val) || !pks_can_write(va, val))
-			result = pks_test_fail(ctx, "access at offset %#llx faults after unprotect",
-					       off);
-	}
-	return result;
-}
-
-/*
- * stray-write: writes with no window into a protected range are refused
- * and leave its data as it was. Uses the range's existing protection if
- * it has one, and leaves it as found.
- */
-static int pks_test_stray_write(struct pks_test_ctx *ctx)
-{
-	struct pks_range *r = ctx->range;
-	int i, key, rc, result = PKS_RESULT_PASS;
-	u64 before, after, off;
-	unsigned int prev;
-	bool ours = false;
-	void *va;
-
-	key = pks_range_key(r->start, r->len);
-	if (key < 0) {
-		rc = __pks_protect(r, 0, NULL, &key, ctx->message);
-		if (rc)
-			return rc;
-		ours = true;
-	}
-	for (i = 0; i < 3 && !result; i++) {
-		off = pks_test_offset(r, i);
-		va = __va(r->start + off);
-		if (!pks_test_guarded_read(r->start + off, key, &before)) {
-			result = pks_test_fail(ctx, "guarded read at offset %#llx faulted",
-					       off);
-			break;
-		}
-		if (pks_can_write(va, ~before)) {
-			result = pks_test_fail(ctx, "stray write at offset %#llx went through",
-					       off);
-			/* Put the data back: the protection failed. */
-			prev = pks_window_open(key, PKS_READ_WRITE);
-			pks_can_write(va, before);
-			pks_window_close(key, prev);
-			break;
-		}
-		if (!pks_test_guarded_read(r->start + off, key, &after) ||
-		    after != before)
-			result = pks_test_fail(ctx, "data at offset %#llx changed: %#llx -> %#llx",
-					       off, before, after);
-	}
-	if (ours)
-		__pks_unprotect(r->start);
-	return result;
-}
-
-static const struct pks_test protect_tests[] = {
-	{ PKS_TEST_PROTECT, pks_test_protect },
-	{ PKS_TEST_STRAY_WRITE, pks_test_stray_write },
-};
-
-PKS_TEST_CATEGORY(pks_protect_tests, protect_tests);

@@ -1,32 +1,153 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pks_test: the test module. It holds what a production machine must not
- * load: upstream's selftest interface (run_pks), whose crash case oopses
- * on purpose. It uses only what pks.ko exports: the kernel API of
- * pks_api.h and the few test-only symbols in the PKS_TEST namespace.
+ * load: the built-in test cases, stray-access injection, the crash case,
+ * the benchmark (all on /dev/pks-test), and upstream's selftest interface
+ * (run_pks). It uses only what pks.ko exports: the kernel API of
+ * pks_api.h and the test-only symbols of pks_testing.h.
  */
-#include "pks_internal.h"
 #include "test.h"
 
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+static long pks_test_ioctl_run(struct pks_test_session *session,
+			       void __user *argp)
+{
+	struct pks_test_run run;
+	long rc;
+
+	if (copy_from_user(&run, argp, sizeof(run)))
+		return -EFAULT;
+	if (run.size != sizeof(run) || run.rsvd)
+		return -EINVAL;
+	memset(run.message, 0, sizeof(run.message));
+	rc = pks_test_run(session, &run);
+	if (rc && rc != -EBUSY)
+		return rc;
+	/* -EBUSY still reports which key is held, in the message. */
+	if (copy_to_user(argp, &run, sizeof(run)))
+		return -EFAULT;
+	return rc;
+}
+
+static long pks_test_ioctl_stray(void __user *argp)
+{
+	struct pks_copy acc;
+	long rc;
+
+	if (copy_from_user(&acc, argp, sizeof(acc)))
+		return -EFAULT;
+	if (acc.size != sizeof(acc))
+		return -EINVAL;
+	rc = pks_stray_access(&acc);
+	if (copy_to_user(argp, &acc, sizeof(acc)))
+		return -EFAULT;
+	return rc;
+}
+
+static long pks_test_ioctl_bench(void __user *argp)
+{
+	struct pks_bench bench;
+	long rc;
+
+	if (copy_from_user(&bench, argp, sizeof(bench)))
+		return -EFAULT;
+	if (bench.size != sizeof(bench))
+		return -EINVAL;
+	rc = pks_bench_run(&bench);
+	if (!rc && copy_to_user(argp, &bench, sizeof(bench)))
+		rc = -EFAULT;
+	return rc;
+}
+
+static long pks_test_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+
+	switch (cmd) {
+	case PKS_TEST_IOC_RUN:
+		return pks_test_ioctl_run(file->private_data, argp);
+	case PKS_TEST_IOC_STRAY:
+		return pks_test_ioctl_stray(argp);
+	case PKS_TEST_IOC_BENCH:
+		return pks_test_ioctl_bench(argp);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int pks_test_open(struct inode *inode, struct file *file)
+{
+	struct pks_test_session *session;
+
+	session = kzalloc(sizeof(*session), GFP_KERNEL);
+	if (!session)
+		return -ENOMEM;
+	file->private_data = session;
+	return 0;
+}
+
+static int pks_test_release(struct inode *inode, struct file *file)
+{
+	struct pks_test_session *session = file->private_data;
+
+	pks_test_page_free(&session->crash_page);
+	kfree(session);
+	return 0;
+}
+
+static const struct file_operations pks_test_fops = {
+	.owner = THIS_MODULE,
+	.open = pks_test_open,
+	.release = pks_test_release,
+	.unlocked_ioctl = pks_test_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice pks_test_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "pks-test",
+	.fops = &pks_test_fops,
+	.mode = 0600,
+};
 
 static int __init pks_test_init(void)
 {
 	int rc = pks_upstream_init();
 
-	if (rc)
+	if (rc) {
 		pr_err("cannot set up run_pks: %d\n", rc);
-	return rc;
+		return rc;
+	}
+	rc = misc_register(&pks_test_misc);
+	if (rc) {
+		pr_err("cannot register /dev/pks-test: %d\n", rc);
+		pks_upstream_exit();
+		return rc;
+	}
+	pr_warn("test module loaded: /dev/pks-test can write protected memory; do not load it in production\n");
+	return 0;
 }
 
 static void __exit pks_test_exit(void)
 {
+	misc_deregister(&pks_test_misc);
 	pks_upstream_exit();
 }
 
 module_init(pks_test_init);
 module_exit(pks_test_exit);
 
-MODULE_DESCRIPTION("Tests for the pks driver, upstream's selftest interface included");
+MODULE_DESCRIPTION("Tests for the pks driver: built-in cases, stray accesses, benchmark, upstream's run_pks");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(PKS_TEST);

@@ -10,7 +10,6 @@
  * production module promises, with the same key for every session, as
  * upstream's fixed test key.
  */
-#include "pks_internal.h"
 #include "test.h"
 
 #include <linux/cpu.h>
@@ -75,32 +74,6 @@ static struct page *pks_up_page;
 static void *pks_up_addr;
 static struct dentry *pks_up_file;
 
-static u32 pks_up_bits(int key)
-{
-	u64 msr;
-
-	rdmsrl(MSR_IA32_PKRS, msr);
-	return pks_key_bits(key, msr);
-}
-
-static bool pks_up_read(void *addr)
-{
-	u64 val;
-
-	return !copy_from_kernel_nofault(&val, addr, sizeof(val));
-}
-
-static bool pks_up_write(void *addr, u64 val)
-{
-	pagefault_disable();
-	__put_kernel_nofault(addr, &val, u64, fault);
-	pagefault_enable();
-	return true;
-fault:
-	pagefault_enable();
-	return false;
-}
-
 static bool pks_up_cb(int key, unsigned long address, bool write, void *data)
 {
 	struct pks_up_fault *f = data;
@@ -109,7 +82,7 @@ static bool pks_up_cb(int key, unsigned long address, bool write, void *data)
 		return false;
 	f->calls++;
 	f->saved = pks_exception_access(key);
-	f->current_bits = pks_up_bits(key);
+	f->current_bits = pks_msr_key_bits(key);
 	if (f->mode == RUN_EXCEPTION) {
 		/* The callback's own PKRS is not the faulting context's. */
 		pks_set_access(key, PKS_READ_WRITE);
@@ -135,18 +108,19 @@ static bool pks_up_check_key(void *addr, int key)
 	unsigned int level;
 	bool ok;
 	pte_t *pte;
+	u64 val;
 
 	pte = lookup_address((unsigned long)addr, &level);
 	if (!pte || ((pte_val(*pte) & PKS_PTE_KEY_MASK) >>
 		     PKS_PTE_KEY_SHIFT) != key)
 		return false;
 	pks_task_window_open(key, PKS_NO_ACCESS, &w);
-	ok = !pks_up_read(addr) && !pks_up_write(addr, 1);
+	ok = !pks_can_read(addr, &val) && !pks_can_write(addr, 1);
 	pks_task_window_close(&w);
 	pks_task_window_open(key, PKS_READ_WRITE, &w);
-	ok = ok && pks_up_read(addr) && pks_up_write(addr, 2);
+	ok = ok && pks_can_read(addr, &val) && pks_can_write(addr, 2);
 	pks_task_window_close(&w);
-	return ok && !pks_up_read(addr);
+	return ok && !pks_can_read(addr, &val);
 }
 
 static bool pks_up_check_defaults(void)
@@ -183,7 +157,7 @@ static bool pks_up_exception(int mode)
 	preempt_disable();
 	WRITE_ONCE(*(u64 *)pks_up_addr, 0xe4e4e4e4e4e4e4e4ULL);
 	WRITE_ONCE(*(u64 *)pks_up_addr, 0x5e5e5e5e5e5e5e5eULL);
-	ok = pks_up_bits(pks_up_key) == 0;
+	ok = pks_msr_key_bits(pks_up_key) == 0;
 	preempt_enable();
 	WRITE_ONCE(f->mode, -1);
 	if (mode == RUN_EXCEPTION)
@@ -254,7 +228,7 @@ static int pks_up_run(struct pks_up_session *s, int test)
 		if (!s->armed || s->owner != current)
 			return -ENOENT;
 		preempt_disable();
-		s->pass = pks_up_bits(pks_up_key) == 0;
+		s->pass = pks_msr_key_bits(pks_up_key) == 0;
 		preempt_enable();
 		pks_task_window_close(&s->window);
 		s->armed = false;

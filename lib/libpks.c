@@ -56,6 +56,8 @@ struct pks_ctx {
 	int open_err;		/* -errno from open(), 0 when open */
 	int log_priority;
 	const char *device;
+	int test_fd;		/* the test module's device, -1 until opened */
+	const char *test_device;
 	struct pks_info info;
 	struct pks_key keys[PKS_NR_KEYS];
 	struct pks_grants grants;
@@ -117,6 +119,10 @@ int pks_new(struct pks_ctx **out)
 	ctx->device = getenv("PKS_DEVICE");
 	if (!ctx->device || !*ctx->device)
 		ctx->device = PKS_DEFAULT_DEVICE;
+	ctx->test_device = getenv("PKS_TEST_DEVICE");
+	if (!ctx->test_device || !*ctx->test_device)
+		ctx->test_device = PKS_DEFAULT_TEST_DEVICE;
+	ctx->test_fd = -1;
 	ctx->fd = open(ctx->device, O_RDWR | O_CLOEXEC);
 	ctx->open_err = ctx->fd < 0 ? -errno : 0;
 	pks_log(ctx, LOG_DEBUG, "open %s: %s\n", ctx->device,
@@ -138,6 +144,8 @@ void pks_unref(struct pks_ctx *ctx)
 		return;
 	if (ctx->fd >= 0)
 		close(ctx->fd);
+	if (ctx->test_fd >= 0)
+		close(ctx->test_fd);
 	while (ctx->namespaces) {
 		struct pks_ns *next = ctx->namespaces->next;
 
@@ -174,6 +182,32 @@ static int pks_call(struct pks_ctx *ctx, unsigned long cmd, void *arg)
 	if (ctx->open_err)
 		return ctx->open_err;
 	return ioctl(ctx->fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+const char *pks_test_device_path(struct pks_ctx *ctx)
+{
+	return ctx->test_device;
+}
+
+/* Opened on first use: most commands never need the test module. */
+int pks_test_status(struct pks_ctx *ctx)
+{
+	if (ctx->test_fd >= 0)
+		return 0;
+	ctx->test_fd = open(ctx->test_device, O_RDWR | O_CLOEXEC);
+	if (ctx->test_fd < 0)
+		return -errno;
+	return 0;
+}
+
+/* One ioctl on the test module's device. */
+static int pks_test_call(struct pks_ctx *ctx, unsigned long cmd, void *arg)
+{
+	int rc = pks_test_status(ctx);
+
+	if (rc)
+		return rc;
+	return ioctl(ctx->test_fd, cmd, arg) < 0 ? -errno : 0;
 }
 
 static int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
@@ -478,7 +512,7 @@ int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 		if (rc)
 			return rc;
 	}
-	rc = pks_call(ctx, PKS_IOC_RUN_TEST, &run);
+	rc = pks_test_call(ctx, PKS_TEST_IOC_RUN, &run);
 	if (fd >= 0)
 		pks_ns_unmap(&run.range, fd);
 	run.message[PKS_MESSAGE_LEN - 1] = '\0';
@@ -953,7 +987,10 @@ int pks_ns_copy(struct pks_ns *ns, uint64_t offset, void *buf, size_t len,
 		return ns->ctx->open_err;
 	if (offset >= ns->range_size || len > ns->range_size - offset)
 		return -ERANGE;
-	rc = pks_call(ns->ctx, PKS_IOC_COPY, &copy);
+	if (flags & (PKS_COPY_F_UNGUARDED | PKS_COPY_F_PLAIN))
+		rc = pks_test_call(ns->ctx, PKS_TEST_IOC_STRAY, &copy);
+	else
+		rc = pks_call(ns->ctx, PKS_IOC_COPY, &copy);
 	if (done)
 		*done = copy.done;
 	return rc;

@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 #define PKS_DEFAULT_DEVICE "/dev/pks"
+#define PKS_DEFAULT_TEST_DEVICE "/dev/pks-test"
 
 struct pks_ctx;
 struct pks_key;
@@ -119,6 +120,11 @@ uint64_t pks_ns_get_faults(struct pks_ns *ns);
 const char *pks_mode_name(int mode);			/* NULL when unknown */
 int pks_mode_lookup(const char *name);			/* or -EINVAL */
 int pks_ns_unprotect(struct pks_ns *ns);
+/*
+ * A copy through an access window (flags 0 or PKS_COPY_F_WRITE), on
+ * /dev/pks; with PKS_COPY_F_UNGUARDED or PKS_COPY_F_PLAIN a stray access
+ * with no window, on the test module's device (see pks_test_status()).
+ */
 int pks_ns_copy(struct pks_ns *ns, uint64_t offset, void *buf, size_t len,
 		uint32_t flags, uint64_t *done);
 
@@ -146,7 +152,15 @@ const char *pks_fault_outcome_name(uint32_t outcome);
 /* /proc/sys/kernel/panic_on_warn: 1, 0, or -errno. */
 int pks_panic_on_warn(void);
 
-/* Built-in tests. Names come from the uapi header's PKS_TEST_CASES. */
+/*
+ * Built-in tests, in the test module pks_test.ko: its device is named by
+ * $PKS_TEST_DEVICE or /dev/pks-test, opened at the first call that needs
+ * it. pks_test_status() is 0 when it answers, -ENOENT when it is absent
+ * (the module is not loaded), or why it cannot be opened. Names come from
+ * the uapi header's PKS_TEST_CASES.
+ */
+int pks_test_status(struct pks_ctx *ctx);
+const char *pks_test_device_path(struct pks_ctx *ctx);
 int pks_test_lookup(const char *name);		/* id, or -ENOENT */
 const char *pks_test_get_name(unsigned int id);	/* NULL when unknown */
 uint32_t pks_test_get_flags(unsigned int id);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libpks without a driver: test-name lookups, and the errors a context
- * reports when the device is absent or is not the pks driver.
+ * reports when the device or the test module's device is absent or is not
+ * the pks driver.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -38,14 +39,21 @@ Test(libpks, crash_is_never_in_all)
 		      PKS_TEST_F_NOT_IN_ALL);
 }
 
-static struct pks_ctx *ctx_for(const char *device)
+static struct pks_ctx *ctx_for2(const char *device, const char *test_device)
 {
 	struct pks_ctx *ctx;
 
 	setenv("PKS_DEVICE", device, 1);
+	setenv("PKS_TEST_DEVICE", test_device, 1);
 	cr_assert_eq(pks_new(&ctx), 0);
 	unsetenv("PKS_DEVICE");
+	unsetenv("PKS_TEST_DEVICE");
 	return ctx;
+}
+
+static struct pks_ctx *ctx_for(const char *device)
+{
+	return ctx_for2(device, device);
 }
 
 Test(libpks, absent_device)
@@ -72,6 +80,23 @@ Test(libpks, wrong_device)
 	cr_expect_eq(pks_refresh(ctx), -ENOTTY);
 	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, msg, sizeof(msg)), -ENOTTY);
 	cr_expect_str_empty(msg);
+	pks_unref(ctx);
+}
+
+/* The driver answers, the test module does not: tests say so, alone. */
+Test(libpks, absent_test_module)
+{
+	struct pks_ctx *ctx = ctx_for2("/dev/null", "/nonexistent/pks-test");
+	enum pks_test_result result;
+
+	cr_expect_str_eq(pks_test_device_path(ctx), "/nonexistent/pks-test");
+	cr_expect_eq(pks_test_status(ctx), -ENOENT);
+	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, NULL, 0), -ENOENT);
+	/* The production device is still the one other calls reach. */
+	cr_expect_eq(pks_driver_status(ctx), -ENOTTY);
+	pks_unref(ctx);
+	ctx = ctx_for2("/dev/null", "/dev/null");
+	cr_expect_eq(pks_test_status(ctx), 0);
 	pks_unref(ctx);
 }
 

@@ -31,10 +31,30 @@ expect_rc() {
 	echo "ok: '$*' exited $want"
 }
 
-load_pks() {
+# load_pks_only: the production module alone, as a distribution ships it.
+load_pks_only() {
 	[ -e /dev/pks ] && return 0
 	insmod /lib/modules/pks.ko || fail "insmod pks.ko failed"
 	[ -c /dev/pks ] || fail "/dev/pks did not appear"
+}
+
+# load_pks: pks.ko and the test module the cases drive (tests, strays).
+load_pks() {
+	load_pks_only
+	[ -e /dev/pks-test ] && return 0
+	insmod /lib/modules/pks_test.ko || fail "insmod pks_test.ko failed"
+	[ -c /dev/pks-test ] || fail "/dev/pks-test did not appear"
+}
+
+# unload_pks: both modules, the test module first (it uses pks.ko).
+unload_pks() {
+	if [ -e /dev/pks-test ]; then
+		rmmod pks_test || fail "rmmod pks_test failed"
+	fi
+	if [ -e /dev/pks ]; then
+		rmmod pks || fail "rmmod pks failed"
+	fi
+	return 0
 }
 
 # info_json FILTER: a jq filter over pkstool info --json's one object

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pks-bench [ITERATIONS]: run PKS_IOC_BENCH and print what it measured as
+ * pks-bench [ITERATIONS]: run PKS_TEST_IOC_BENCH (pks_test.ko) and print what it measured as
  * one JSON object per line, with the ratio of the two methods.
  */
 #include <stdio.h>
@@ -16,9 +16,9 @@ int main(int argc, char **argv)
 		.size = sizeof(b),
 		.iterations = argc > 1 ? atoi(argv[1]) : 10000,
 	};
-	int fd = open("/dev/pks", O_RDWR);
+	int fd = open("/dev/pks-test", O_RDWR);
 
-	if (fd < 0 || ioctl(fd, PKS_IOC_BENCH, &b) < 0) {
+	if (fd < 0 || ioctl(fd, PKS_TEST_IOC_BENCH, &b) < 0) {
 		perror("pks-bench");
 		return 1;
 	}

@@ -5,7 +5,7 @@
  * Maps the namespace's dax device with libpmem2 and fills it with a known
  * pattern (pmem2 memcpy + persist). Then, twice:
  *   protected: enable protection, drive STRAYS unguarded kernel writes at
- *	random offsets through PKS_IOC_COPY; every one must be refused, the
+ *	random offsets through PKS_TEST_IOC_STRAY (pks_test.ko); every one must be refused, the
  *	pattern must be intact, and user-space writes through the mapping
  *	must still work.
  *   control: protection off, the same stray writes; they must land and

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pks-ioctl: drive /dev/pks with raw ioctls, to test the driver's own
- * checks without libpks or pkstool deciding anything first.
+ * pks-ioctl: drive /dev/pks and /dev/pks-test with raw ioctls, to test
+ * the drivers' own checks without libpks or pkstool deciding anything
+ * first. Stray accesses need the test module, pks_test.ko.
  *
  *   pks-ioctl protect START LEN DAXDEV [MAPOFF]
  *	map DAXDEV, ask the driver to protect START+LEN with the mapping at
  *	MAPOFF; print the driver's answer; exit 0 if it protected, else the
  *	errno it returned (the range is unprotected again before exit)
  *   pks-ioctl malformed
- *	send bad sizes, reserved bits, pointers and commands; exit 0 when
- *	each got the documented error
+ *	send bad sizes, reserved bits, pointers and commands to both
+ *	devices (the test device's part when it exists); exit 0 when each
+ *	got the documented error
  *   pks-ioctl stray ADDR read|write|plain-read|plain-write [VALUE]
  *	one 8-byte kernel access at physical ADDR with no window; print the
  *	value read or written; exit 0 if it went through, else the errno
@@ -33,15 +35,25 @@
 #include <unistd.h>
 #include <linux/pks.h>
 
-static int dev_fd(void)
+static int open_or_exit(const char *path)
 {
-	int fd = open("/dev/pks", O_RDWR);
+	int fd = open(path, O_RDWR);
 
 	if (fd < 0) {
-		perror("pks-ioctl: /dev/pks");
+		fprintf(stderr, "pks-ioctl: %s: %s\n", path, strerror(errno));
 		exit(2);
 	}
 	return fd;
+}
+
+static int dev_fd(void)
+{
+	return open_or_exit("/dev/pks");
+}
+
+static int test_fd(void)
+{
+	return open_or_exit("/dev/pks-test");
 }
 
 static int do_protect(int argc, char **argv)
@@ -124,14 +136,11 @@ static int do_malformed(void)
 	info.nr_cpus = 4;
 	info.cpus = 16;
 	expect("info: bad cpu array", ioctl(fd, PKS_IOC_GET_INFO, &info), EFAULT);
-	run.test = PKS_TEST_NR;
-	expect("test: unknown id", ioctl(fd, PKS_IOC_RUN_TEST, &run), ENOENT);
-	run.test = 0;
-	run.rsvd = 3;
-	expect("test: rsvd set", ioctl(fd, PKS_IOC_RUN_TEST, &run), EINVAL);
-	run.rsvd = 0;
-	run.size = sizeof(run) + 8;
-	expect("test: wrong size", ioctl(fd, PKS_IOC_RUN_TEST, &run), EINVAL);
+	/* Tests and strays are not on the production device. */
+	expect("test on /dev/pks", ioctl(fd, PKS_TEST_IOC_RUN, &run), ENOTTY);
+	expect("retired test number", ioctl(fd, _IOWR(PKS_IOC_MAGIC, 0x01,
+						       struct pks_test_run),
+					   &run), ENOTTY);
 	unprot.start = 0x100000;
 	expect("unprotect: not protected", ioctl(fd, PKS_IOC_UNPROTECT, &unprot),
 	       ENOENT);
@@ -142,12 +151,10 @@ static int do_malformed(void)
 	copy.flags = 1u << 7;
 	expect("copy: unknown flag", ioctl(fd, PKS_IOC_COPY, &copy), EINVAL);
 	copy.flags = PKS_COPY_F_UNGUARDED | PKS_COPY_F_WRITE;
-	copy.len = 12;
-	expect("copy: unaligned stray write", ioctl(fd, PKS_IOC_COPY, &copy),
+	expect("copy: stray flag on /dev/pks", ioctl(fd, PKS_IOC_COPY, &copy),
 	       EINVAL);
-	copy.flags = PKS_COPY_F_PLAIN | PKS_COPY_F_WRITE;
-	copy.len = 16;
-	expect("copy: plain copy of two words", ioctl(fd, PKS_IOC_COPY, &copy),
+	copy.flags = PKS_COPY_F_PLAIN;
+	expect("copy: plain flag on /dev/pks", ioctl(fd, PKS_IOC_COPY, &copy),
 	       EINVAL);
 	copy.flags = 0;
 	copy.len = PKS_COPY_MAX + 1;
@@ -158,9 +165,45 @@ static int do_malformed(void)
 	list.size = 0;
 	expect("list: wrong size", ioctl(fd, PKS_IOC_LIST, &list), EINVAL);
 	close(fd);
+
+	fd = open("/dev/pks-test", O_RDWR);
+	if (fd < 0) {
+		printf("no /dev/pks-test: its checks not run\n");
+		return failures ? 1 : 0;
+	}
+	run.size = sizeof(run);
+	run.test = PKS_TEST_NR;
+	expect("test: unknown id", ioctl(fd, PKS_TEST_IOC_RUN, &run), ENOENT);
+	run.test = 0;
+	run.rsvd = 3;
+	expect("test: rsvd set", ioctl(fd, PKS_TEST_IOC_RUN, &run), EINVAL);
+	run.rsvd = 0;
+	run.size = sizeof(run) + 8;
+	expect("test: wrong size", ioctl(fd, PKS_TEST_IOC_RUN, &run), EINVAL);
+	expect("test device: production ioctl",
+	       ioctl(fd, PKS_IOC_GET_INFO, &info), ENOTTY);
+	copy.len = 8;
+	copy.flags = PKS_COPY_F_WRITE;
+	expect("stray: no stray flag", ioctl(fd, PKS_TEST_IOC_STRAY, &copy),
+	       EINVAL);
+	copy.flags = PKS_COPY_F_UNGUARDED | PKS_COPY_F_WRITE;
+	copy.len = 12;
+	expect("stray: unaligned write", ioctl(fd, PKS_TEST_IOC_STRAY, &copy),
+	       EINVAL);
+	copy.flags = PKS_COPY_F_PLAIN | PKS_COPY_F_WRITE;
+	copy.len = 16;
+	expect("stray: plain copy of two words",
+	       ioctl(fd, PKS_TEST_IOC_STRAY, &copy), EINVAL);
+	copy.flags = PKS_COPY_F_UNGUARDED;
+	copy.len = 8;
+	expect("stray: not namespace memory",
+	       ioctl(fd, PKS_TEST_IOC_STRAY, &copy), ENOENT);
+	expect("bench: bad pointer", ioctl(fd, PKS_TEST_IOC_BENCH, 16), EFAULT);
+	close(fd);
 	return failures ? 1 : 0;
 }
 
+/* A guarded copy on /dev/pks, or a stray on /dev/pks-test. */
 static int copy8(int fd, uint64_t addr, uint32_t flags, uint64_t *val)
 {
 	struct pks_copy copy = {
@@ -171,7 +214,10 @@ static int copy8(int fd, uint64_t addr, uint32_t flags, uint64_t *val)
 		.buf = (uintptr_t)val,
 	};
 
-	return ioctl(fd, PKS_IOC_COPY, &copy) < 0 ? errno : 0;
+	unsigned long cmd = flags & (PKS_COPY_F_UNGUARDED | PKS_COPY_F_PLAIN) ?
+			    PKS_TEST_IOC_STRAY : PKS_IOC_COPY;
+
+	return ioctl(fd, cmd, &copy) < 0 ? errno : 0;
 }
 
 static int do_stray(int argc, char **argv)
@@ -193,8 +239,8 @@ static int do_stray(int argc, char **argv)
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strcmp(argv[3], kinds[i].name))
 			continue;
-		rc = copy8(dev_fd(), strtoull(argv[2], NULL, 0), kinds[i].flags,
-			   &val);
+		rc = copy8(test_fd(), strtoull(argv[2], NULL, 0),
+			   kinds[i].flags, &val);
 		printf("stray %s %s: %s, value %#llx\n", argv[3], argv[2],
 		       rc ? strerror(rc) : "went through",
 		       (unsigned long long)val);
@@ -212,7 +258,7 @@ static int do_stray_move(char **argv)
 		.buf = strtoull(argv[3], NULL, 0),
 		.len = 8,
 	};
-	int rc = ioctl(dev_fd(), PKS_IOC_COPY, &copy) < 0 ? errno : 0;
+	int rc = ioctl(test_fd(), PKS_TEST_IOC_STRAY, &copy) < 0 ? errno : 0;
 
 	printf("stray move %s <- %s: %s\n", argv[2], argv[3],
 	       rc ? strerror(rc) : "went through");
@@ -224,7 +270,7 @@ static int do_storm(int argc, char **argv)
 	uint64_t addr = strtoull(argv[2], NULL, 0), val = 0;
 	unsigned long i, n = argc > 3 ? strtoul(argv[3], NULL, 0) : 10000;
 	unsigned long refused = 0;
-	int fd = dev_fd();
+	int fd = test_fd();
 
 	for (i = 0; i < n; i++)
 		refused += copy8(fd, addr + (i % 512) * 8,

@@ -5,14 +5,14 @@
 . /tests/lib.sh
 
 # Cases share a boot: start from an unloaded driver.
-[ -e /dev/pks ] && { rmmod pks || fail "rmmod pks failed"; }
+unload_pks
 pkstool info --json | jq -e '.[0].driver.loaded == false' >/dev/null ||
 	fail "info claims a driver before insmod"
 load_pks
 expect_eq "/dev/pks mode" "$(stat -c %a /dev/pks)" 600
 expect_eq "cpu supports pks" "$(info_json .cpu_supports_pks)" true
 expect_eq "driver loaded" "$(info_json .driver.loaded)" true
-expect_eq "abi" "$(info_json .driver.abi_version)" 2
+expect_eq "abi" "$(info_json .driver.abi_version)" 3
 expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
 expect_eq "fault log" "$(info_json .driver.fault_log)" true
 n=$(nproc)

@@ -45,7 +45,7 @@ expect_eq "list -u size" "$(pkstool list -u | jq -r ".[] | select(.dev == \"$DAX
 	"502.00 MiB (0.53 GB)"
 
 # Unloading the driver releases every protected range first.
-rmmod pks || fail "rmmod with a protected namespace failed"
+unload_pks
 load_pks
 expect_eq "unprotected after reload" "$(ns_json "$DAX_NS" .protected)" false
 expect_rc 0 pkstool test protect

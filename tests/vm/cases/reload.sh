@@ -7,7 +7,7 @@
 
 load_pks
 expect_rc 0 pkstool test single-key
-rmmod pks || fail "rmmod pks failed"
+unload_pks
 [ -e /dev/pks ] && fail "/dev/pks still exists after rmmod"
 expect_rc 77 pkstool test all
 expect_eq "driver loaded" "$(info_json .driver.loaded)" false

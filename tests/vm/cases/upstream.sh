@@ -9,7 +9,6 @@
 
 [ -x /bin/test_pks ] || skip "test_pks was not built: ../shared/upstream/test_pks.c is absent"
 load_pks
-insmod /lib/modules/pks_test.ko || fail "insmod pks_test.ko"
 grep -q ' /sys/kernel/debug ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug
 [ -e /sys/kernel/debug/x86/run_pks ] || fail "no /sys/kernel/debug/x86/run_pks"

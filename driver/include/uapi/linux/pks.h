@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * pks.h - the ABI of /dev/pks, the pkstool protection-keys driver.
+ * pks.h - the ABI of /dev/pks, the pkstool protection-keys driver, and of
+ * /dev/pks-test, its test module's device.
  *
  * This header is the only definition of the ABI: the driver and libpks both
  * include it. Structures start with their size, which the caller sets to
@@ -13,7 +14,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define PKS_ABI_VERSION		2
+#define PKS_ABI_VERSION		3
 #define PKS_NR_KEYS		16
 #define PKS_OWNER_LEN		32
 #define PKS_MESSAGE_LEN		128
@@ -227,7 +228,8 @@ struct pks_list {
 };
 
 /**
- * struct pks_copy - copy to or from a protected range, PKS_IOC_COPY
+ * struct pks_copy - an access to namespace memory, PKS_IOC_COPY and
+ *	PKS_TEST_IOC_STRAY
  * @size: in: sizeof(struct pks_copy)
  * @flags: in: PKS_COPY_F_* flags
  * @start: in: physical address inside one protected range
@@ -235,15 +237,14 @@ struct pks_list {
  * @buf: in: user buffer
  * @done: out: bytes copied before the access stopped
  *
- * Without PKS_COPY_F_UNGUARDED the kernel opens an access window, as a
- * legitimate user would. With it, the kernel accesses the range with no
- * window, as a stray pointer would, through fault-safe helpers: on a
- * protected range that fails with -EFAULT. Unguarded copies may also
- * target unprotected device-dax memory, for control runs; nothing else.
- * PKS_COPY_F_PLAIN makes the unguarded access with plain loads and stores,
- * as real stray code would: in strict mode the fault then oopses the
- * caller, in relaxed mode the access completes. It copies one 8-byte word. Writes are done 8 bytes at a
- * time, so @start and @len must then be multiples of 8.
+ * PKS_IOC_COPY opens an access window, as a legitimate user would.
+ * PKS_TEST_IOC_STRAY accesses the memory with no window, as a stray
+ * pointer would: with PKS_COPY_F_UNGUARDED through fault-safe helpers
+ * (on a protected range that fails with -EFAULT), with PKS_COPY_F_PLAIN
+ * with plain loads and stores of one 8-byte word (in strict mode the
+ * fault oopses the caller, in relaxed mode the access completes). Strays
+ * may also target unprotected device-dax or fsdax memory, for control
+ * runs, and nothing else; @start and @len are multiples of 8.
  */
 struct pks_copy {
 	__u32 size;
@@ -469,15 +470,7 @@ struct pks_grants {
  */
 #define PKS_IOC_GET_INFO	_IOWR(PKS_IOC_MAGIC, 0x00, struct pks_info)
 
-/*
- * PKS_IOC_RUN_TEST: run a built-in test. The crash test must be requested
- * twice on the same open file: the first call arms it (PKS_RESULT_ARMED),
- * the second oopses the caller. Any other test disarms it.
- * Return 0 when the test ran (see @result), -ENOENT for an unknown test,
- * -EBUSY when a key the test needs is in use (@message says which),
- * -EINVAL on a bad size or non-zero rsvd, -EINTR if interrupted.
- */
-#define PKS_IOC_RUN_TEST	_IOWR(PKS_IOC_MAGIC, 0x01, struct pks_test_run)
+/* 0x01 and 0x06 were the built-in tests and the benchmark (ABI 2). */
 
 /*
  * PKS_IOC_PROTECT: tag a device-dax range's direct-map pages with a new
@@ -504,19 +497,13 @@ struct pks_grants {
 #define PKS_IOC_LIST		_IOWR(PKS_IOC_MAGIC, 0x04, struct pks_list)
 
 /*
- * PKS_IOC_COPY: copy between a user buffer and a protected range.
+ * PKS_IOC_COPY: copy between a user buffer and a protected range, through
+ * an access window. The only flag taken is PKS_COPY_F_WRITE.
  * Return 0 on success; -ENOENT when the span is not inside one protected
- * range (nor, unguarded, device-dax memory); -EFAULT when the access faulted (expected for unguarded access)
- * or @buf is bad; -EINVAL for bad flags, sizes or alignment.
+ * range; -EFAULT when @buf is bad; -EIO when a read hit poisoned memory;
+ * -EINVAL for other flags or a bad size.
  */
 #define PKS_IOC_COPY		_IOWR(PKS_IOC_MAGIC, 0x05, struct pks_copy)
-
-/*
- * PKS_IOC_BENCH: run the comparison in struct pks_bench.
- * Return 0 on success, -EINVAL on a bad size or iteration count, -ENOSPC
- * when no key is free, -ENOMEM.
- */
-#define PKS_IOC_BENCH		_IOWR(PKS_IOC_MAGIC, 0x06, struct pks_bench)
 
 /*
  * PKS_IOC_FAULTS: copy out recorded faults from @since on.
@@ -536,5 +523,37 @@ struct pks_grants {
  * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
  */
 #define PKS_IOC_GRANTS		_IOWR(PKS_IOC_MAGIC, 0x09, struct pks_grants)
+
+/*
+ * /dev/pks-test, the device of pks_test.ko: what a production machine
+ * does not load. Every call needs CAP_SYS_ADMIN.
+ */
+
+/*
+ * PKS_TEST_IOC_RUN: run a built-in test. The crash test must be requested
+ * twice on the same open file: the first call arms it (PKS_RESULT_ARMED),
+ * the second oopses the caller. Any other test disarms it.
+ * Return 0 when the test ran (see @result), -ENOENT for an unknown test,
+ * -EBUSY when a key the test needs is in use (@message says which),
+ * -EINVAL on a bad size or non-zero rsvd, -EINTR if interrupted.
+ */
+#define PKS_TEST_IOC_RUN	_IOWR(PKS_IOC_MAGIC, 0x41, struct pks_test_run)
+
+/*
+ * PKS_TEST_IOC_STRAY: a stray kernel access to namespace memory, with no
+ * window: PKS_COPY_F_UNGUARDED (fault-safe) or PKS_COPY_F_PLAIN, with
+ * PKS_COPY_F_WRITE for a write, or PKS_COPY_F_PLAIN | PKS_COPY_F_MOVE.
+ * Return 0 when the access completed; -EFAULT when it faulted (what
+ * protection should do) or @buf is bad; -ENOENT when the span is not
+ * device-dax or fsdax memory; -EINVAL for bad flags, sizes or alignment.
+ */
+#define PKS_TEST_IOC_STRAY	_IOWR(PKS_IOC_MAGIC, 0x42, struct pks_copy)
+
+/*
+ * PKS_TEST_IOC_BENCH: run the comparison in struct pks_bench.
+ * Return 0 on success, -EINVAL on a bad size or iteration count, -ENOSPC
+ * when no key is free, -ENOMEM.
+ */
+#define PKS_TEST_IOC_BENCH	_IOWR(PKS_IOC_MAGIC, 0x43, struct pks_bench)
 
 #endif /* _UAPI_LINUX_PKS_H */

@@ -5,7 +5,7 @@
  * every CPU, measured side by side and counted in events, since time
  * ratios under emulation do not predict hardware.
  */
-#include "pks_internal.h"
+#include "test.h"
 
 #include <linux/ktime.h>
 #include <linux/mm.h>

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Built-in tests: the dispatcher, and helpers shared by the test cases
- * that each file defines next to the code it tests.
+ * The built-in test cases' dispatcher, and helpers the cases share.
  */
-#include "pks_internal.h"
+#include "test.h"
 
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -27,7 +26,6 @@ static const char *const pks_test_names[] = PKS_TEST_CASES;
 #define ___PKS_T(id, name, flags) flags
 static const u32 pks_test_flags[] = PKS_TEST_CASES;
 #undef ___PKS_T
-
 
 static __printf(3, 0) int pks_test_message(struct pks_test_ctx *ctx,
 					    int result, const char *fmt,
@@ -96,7 +94,7 @@ void pks_test_page_free(struct pks_test_page *tp)
 		vunmap(tp->addr);
 	if (tp->page)
 		__free_page(tp->page);
-	if (pks_key_valid(tp->key))
+	if (tp->key > 0)
 		pks_key_free(tp->key);
 	memset(tp, 0, sizeof(*tp));
 }
@@ -128,7 +126,7 @@ static const struct pks_test *pks_test_find(enum pks_test_id id)
 	return NULL;
 }
 
-static int pks_test_fire_crash(struct pks_session *session,
+static int pks_test_fire_crash(struct pks_test_session *session,
 			       struct pks_test_run *run,
 			       const struct pks_test *test)
 {
@@ -151,7 +149,7 @@ static int pks_test_fire_crash(struct pks_session *session,
 	return 0;
 }
 
-int pks_test_run(struct pks_session *session, struct pks_test_run *run)
+int pks_test_run(struct pks_test_session *session, struct pks_test_run *run)
 {
 	struct pks_test_ctx ctx = { .session = session, .range = &run->range };
 	const struct pks_test *test;
@@ -191,9 +189,4 @@ int pks_test_run(struct pks_session *session, struct pks_test_run *run)
 		rc == PKS_RESULT_SKIP ? "skip" : "FAIL",
 		ctx.message[0] ? ": " : "", ctx.message);
 	return 0;
-}
-
-void pks_session_release(struct pks_session *session)
-{
-	pks_test_page_free(&session->crash_page);
 }

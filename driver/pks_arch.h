@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The architecture's PKS definitions, and helpers on them, shared by
+ * pks.ko and pks_test.ko.
+ */
+#ifndef _PKS_ARCH_H
+#define _PKS_ARCH_H
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/types.h>
+#include <linux/pgtable.h>
+#include <asm/msr.h>
+#include <uapi/linux/pks.h>
+#include <linux/pks_api.h>
+
+/* Not defined by 6.1 headers; the values are architectural. */
+#ifndef MSR_IA32_PKRS
+#define MSR_IA32_PKRS		0x000006e1
+#endif
+#ifndef X86_CR4_PKS
+#define X86_CR4_PKS		_BITUL(24)
+#endif
+#define PKS_CPUID_ECX_BIT	31	/* CPUID.(EAX=7,ECX=0):ECX */
+
+/* Bits 59..62 of a leaf page-table entry hold its protection key. */
+#define PKS_PTE_KEY_SHIFT	59
+#define PKS_PTE_KEY_MASK	(0xfULL << PKS_PTE_KEY_SHIFT)
+
+/* Key 0 read-write (untagged memory), every other key access-disabled. */
+#define PKS_DEFAULT_PKRS	0x55555554u
+
+/* A key's two bits (PKS_PKRS_AD, PKS_PKRS_WD) in a PKRS value. */
+static inline u32 pks_key_bits(int key, u32 pkrs)
+{
+	return (pkrs >> PKS_PKRS_SHIFT(key)) & (PKS_PKRS_AD | PKS_PKRS_WD);
+}
+
+/* The two bits that give @access; callers have checked it. */
+static inline u32 pks_access_bits(enum pks_access access)
+{
+	switch (access) {
+	case PKS_READ_WRITE:
+		return 0;
+	case PKS_READ_ONLY:
+		return PKS_PKRS_WD;
+	default:
+		return PKS_PKRS_AD;
+	}
+}
+
+/* A key's bits in this CPU's PKRS register, read from the register. */
+static inline u32 pks_msr_key_bits(int key)
+{
+	u64 msr;
+
+	rdmsrl(MSR_IA32_PKRS, msr);
+	return pks_key_bits(key, msr);
+}
+
+static inline pgprot_t pks_pgprot(pgprot_t prot, int key)
+{
+	return __pgprot((pgprot_val(prot) & ~PKS_PTE_KEY_MASK) |
+			((u64)key << PKS_PTE_KEY_SHIFT));
+}
+
+#endif /* _PKS_ARCH_H */

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of task.c: task windows across context switches, migration,
+ * fixed-up faults and interrupts.
+ */
+#include "test.h"
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/irq_work.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+/* What another CPU's PKRS register holds for a key. */
+struct pks_remote_bits {
+	int key;
+	u32 bits;
+};
+
+static void pks_read_key_remote(void *data)
+{
+	struct pks_remote_bits *rb = data;
+
+	rb->bits = pks_msr_key_bits(rb->key);
+}
+
+/**
+ * struct pks_switcher - one thread of the context-switch case
+ * @tp: the shared keyed page
+ * @access: the task window it holds, or -1 for none
+ * @raw: hold the key open with a per-CPU write instead (the control)
+ * @rounds: switches to go through
+ * @bad_round: the first round that saw the wrong state, or -1
+ * @seen: the key bits it saw then
+ * @done: completed when the thread has finished
+ * @opened: for @raw, completed once the key is open on the CPU
+ * @go: for the observer of the control, waited on before looking
+ */
+struct pks_switcher {
+	struct pks_test_page *tp;
+	int access;
+	bool raw;
+	int rounds;
+	int bad_round;
+	u32 seen;
+	struct completion done;
+	struct completion *opened;
+	struct completion *go;
+};
+
+/* What a thread holding @access (or none) must see, in PKRS and in use. */
+static bool pks_switcher_ok(struct pks_switcher *sw, u32 *seen)
+{
+	u32 want = sw->access < 0 ? PKS_PKRS_AD : pks_access_bits(sw->access);
+	bool r, w;
+	u64 val;
+
+	preempt_disable();
+	*seen = pks_msr_key_bits(sw->tp->key);
+	r = pks_can_read(sw->tp->addr, &val);
+	w = r && pks_can_write(sw->tp->addr, val);
+	preempt_enable();
+	return *seen == want && r == !(want & PKS_PKRS_AD) &&
+	       w == !want;
+}
+
+static int pks_switcher_fn(void *data)
+{
+	struct pks_switcher *sw = data;
+	struct pks_task_window w;
+	int i;
+
+	if (sw->access >= 0)
+		pks_task_window_open(sw->tp->key, sw->access, &w);
+	for (i = 0; i < sw->rounds && sw->bad_round < 0; i++) {
+		if (!pks_switcher_ok(sw, &sw->seen))
+			sw->bad_round = i;
+		/* Short and long sleeps, so peers run in between. */
+		if (i & 1)
+			usleep_range(20, 50);
+		else
+			usleep_range(1, 2);
+	}
+	if (sw->access >= 0)
+		pks_task_window_close(&w);
+	complete(&sw->done);
+	return 0;
+}
+
+/* The control: a key opened per CPU, then the task sleeps. */
+static int pks_raw_opener_fn(void *data)
+{
+	struct pks_switcher *sw = data;
+
+	preempt_disable();
+	pks_set_key_bits(sw->tp->key, 0);
+	preempt_enable();
+	complete(sw->opened);
+	wait_for_completion(sw->go);
+	preempt_disable();
+	pks_set_key_bits(sw->tp->key, PKS_PKRS_AD);
+	preempt_enable();
+	complete(&sw->done);
+	return 0;
+}
+
+static int pks_raw_observer_fn(void *data)
+{
+	struct pks_switcher *sw = data;
+
+	wait_for_completion(sw->opened);
+	preempt_disable();
+	sw->seen = pks_msr_key_bits(sw->tp->key);
+	preempt_enable();
+	complete(sw->go);
+	complete(&sw->done);
+	return 0;
+}
+
+static int pks_run_switchers(struct pks_switcher *sw, int n, unsigned int cpu,
+			     int (*fn[])(void *))
+{
+	struct task_struct *t[4];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		init_completion(&sw[i].done);
+		sw[i].bad_round = -1;
+		t[i] = kthread_create(fn[i], &sw[i], "pks-switch/%d", i);
+		if (IS_ERR(t[i])) {
+			while (i--)
+				kthread_stop(t[i]);
+			return PTR_ERR(t[i]);
+		}
+		kthread_bind(t[i], cpu);
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(t[i]);
+	for (i = 0; i < n; i++)
+		wait_for_completion(&sw[i].done);
+	return 0;
+}
+
+/*
+ * context-switch, upstream's case: two threads pinned to one CPU hold
+ * different rights to the same key in task windows and a third holds
+ * none; each checks, in the PKRS register and by access, what it sees
+ * after every switch to a peer and every sleep inside its window. Then a
+ * window migrates to another CPU, and the CPU it left is back at the
+ * default. A control run first shows the check catches a leak: a key
+ * opened per CPU by a thread that then sleeps is seen by its successor.
+ */
+static int pks_test_context_switch(struct pks_test_ctx *ctx)
+{
+	int (*fns[3])(void *) = { pks_switcher_fn, pks_switcher_fn,
+				  pks_switcher_fn };
+	int (*raw_fns[2])(void *) = { pks_raw_opener_fn, pks_raw_observer_fn };
+	static const char *const who[] = { "read-write", "read-only", "none" };
+	struct pks_switcher sw[3] = {}, ctl[2] = {};
+	DECLARE_COMPLETION_ONSTACK(opened);
+	DECLARE_COMPLETION_ONSTACK(go);
+	struct pks_remote_bits rb;
+	struct pks_task_window w;
+	struct pks_test_page tp;
+	unsigned int cpu, other;
+	cpumask_var_t saved;
+	int i, rc, result = PKS_RESULT_PASS;
+	u64 val;
+
+	if (!alloc_cpumask_var(&saved, GFP_KERNEL))
+		return -ENOMEM;
+	rc = pks_test_page_alloc(&tp, "test:context-switch");
+	if (rc)
+		goto out_mask;
+	cpu = cpumask_first(cpu_online_mask);
+
+	for (i = 0; i < 2; i++) {
+		ctl[i].tp = &tp;
+		ctl[i].opened = &opened;
+		ctl[i].go = &go;
+	}
+	rc = pks_run_switchers(ctl, 2, cpu, raw_fns);
+	if (rc)
+		goto out;
+	if (ctl[1].seen != 0) {
+		result = pks_test_fail(ctx, "control: a per-CPU grant did not leak to the next task (bits %#x): the check cannot fail",
+				       ctl[1].seen);
+		goto out;
+	}
+
+	for (i = 0; i < 3; i++) {
+		sw[i].tp = &tp;
+		sw[i].rounds = 400;
+		sw[i].access = i == 0 ? PKS_READ_WRITE :
+			       i == 1 ? PKS_READ_ONLY : -1;
+	}
+	rc = pks_run_switchers(sw, 3, cpu, fns);
+	if (rc)
+		goto out;
+	for (i = 0; i < 3 && !result; i++)
+		if (sw[i].bad_round >= 0)
+			result = pks_test_fail(ctx, "thread holding %s saw key bits %#x in round %d",
+					       who[i], sw[i].seen,
+					       sw[i].bad_round);
+	if (result)
+		goto out;
+
+	/* A window that sleeps and migrates keeps its rights; none stay. */
+	other = cpumask_next(cpu, cpu_online_mask);
+	if (other >= nr_cpu_ids)
+		goto out;
+	cpumask_copy(saved, current->cpus_ptr);
+	if (set_cpus_allowed_ptr(current, cpumask_of(cpu)))
+		goto out;
+	pks_task_window_open(tp.key, PKS_READ_WRITE, &w);
+	if (!set_cpus_allowed_ptr(current, cpumask_of(other))) {
+		usleep_range(100, 200);
+		if (!pks_can_read(tp.addr, &val) || !pks_can_write(tp.addr, val))
+			result = pks_test_fail(ctx, "window lost after migrating to cpu%u",
+					       other);
+		rb.key = tp.key;
+		if (!result && (smp_call_function_single(cpu,
+							 pks_read_key_remote,
+							 &rb, 1) ||
+				rb.bits != PKS_PKRS_AD))
+			result = pks_test_fail(ctx, "cpu%u kept the migrated window's key (bits %#x)",
+					       cpu, rb.bits);
+	}
+	pks_task_window_close(&w);
+	set_cpus_allowed_ptr(current, saved);
+out:
+	pks_test_page_free(&tp);
+out_mask:
+	free_cpumask_var(saved);
+	return result;
+}
+
+struct pks_irq_probe {
+	struct irq_work work;
+	u32 bits;
+	bool done;
+};
+
+static int pks_irq_probe_key;
+
+static void pks_irq_probe_fn(struct irq_work *work)
+{
+	struct pks_irq_probe *p = container_of(work, struct pks_irq_probe,
+					       work);
+
+	p->bits = pks_msr_key_bits(pks_irq_probe_key);
+	/* Publish bits before done; pairs with the acquire in the test. */
+	smp_store_release(&p->done, true);
+}
+
+/*
+ * exception: inside a task window, a fault on another key that a
+ * fault-safe accessor fixes up leaves the task's state as it was; an
+ * interrupt taken inside the window sees the window's rights (a stock
+ * kernel does not switch PKRS on interrupt entry: a documented limit);
+ * and after the task sleeps, its window is still what it opened.
+ */
+static int pks_test_exception(struct pks_test_ctx *ctx)
+{
+	struct pks_irq_probe probe = {};
+	struct pks_test_page tp, other;
+	struct pks_task_window w;
+	unsigned long spins = 0;
+	int rc, result = PKS_RESULT_PASS;
+	u32 bits;
+	u64 val;
+
+	rc = pks_test_page_alloc(&tp, "test:exception");
+	if (rc)
+		return rc;
+	rc = pks_test_page_alloc(&other, "test:exception");
+	if (rc) {
+		pks_test_page_free(&tp);
+		return rc;
+	}
+	init_irq_work(&probe.work, pks_irq_probe_fn);
+	pks_irq_probe_key = tp.key;
+
+	pks_task_window_open(tp.key, PKS_READ_WRITE, &w);
+	if (pks_can_read(other.addr, &val))
+		result = pks_test_fail(ctx, "other key readable in the window");
+	preempt_disable();
+	bits = pks_msr_key_bits(tp.key);
+	if (!result && (bits || !pks_can_write(tp.addr, 1)))
+		result = pks_test_fail(ctx, "after a fixed-up fault: key bits %#x",
+				       bits);
+	/* A self-interrupt; preemption is off so it lands on this CPU. */
+	if (!result && irq_work_queue(&probe.work)) {
+		/* Acquire pairs with the handler's release of done. */
+		while (!smp_load_acquire(&probe.done) && spins++ < 100000000)
+			cpu_relax();
+		if (!probe.done)
+			result = pks_test_fail(ctx, "self-interrupt never ran");
+		else if (probe.bits || pks_msr_key_bits(tp.key))
+			result = pks_test_fail(ctx, "interrupt saw key bits %#x, after it %#x; window 0",
+					       probe.bits, pks_msr_key_bits(tp.key));
+	}
+	preempt_enable();
+	irq_work_sync(&probe.work);
+	if (!result) {
+		usleep_range(2000, 3000);
+		if (!pks_can_write(tp.addr, 2) ||
+		    *(u64 *)page_address(tp.page) != 2)
+			result = pks_test_fail(ctx, "window lost across a sleep");
+	}
+	pks_task_window_close(&w);
+	if (!result && pks_can_read(tp.addr, &val))
+		result = pks_test_fail(ctx, "key still open after the window closed");
+
+	pks_test_page_free(&other);
+	pks_test_page_free(&tp);
+	return result;
+}
+
+static const struct pks_test task_tests[] = {
+	{ PKS_TEST_CONTEXT_SWITCH, pks_test_context_switch },
+	{ PKS_TEST_EXCEPTION, pks_test_exception },
+};
+
+PKS_TEST_CATEGORY(pks_task_tests, task_tests);
