@@ -95,7 +95,7 @@ int pks_stray_access(struct pks_copy *a);
 int pks_bench_run(struct pks_bench *b);
 
 /* test_upstream.c */
-int pks_upstream_init(void);
+void pks_upstream_init(void);
 void pks_upstream_exit(void);
 
 #endif /* _PKS_TEST_H */

@@ -123,12 +123,9 @@ static struct miscdevice pks_test_misc = {
 
 static int __init pks_test_init(void)
 {
-	int rc = pks_upstream_init();
+	int rc;
 
-	if (rc) {
-		pr_err("cannot set up run_pks: %d\n", rc);
-		return rc;
-	}
+	pks_upstream_init();
 	rc = misc_register(&pks_test_misc);
 	if (rc) {
 		pr_err("cannot register /dev/pks-test: %d\n", rc);

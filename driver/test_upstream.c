@@ -8,7 +8,9 @@
  * Everything here goes through pks.ko's public API (keys, task windows,
  * fault callbacks) plus its test-only exports: the tests check what the
  * production module promises, with the same key for every session, as
- * upstream's fixed test key.
+ * upstream's fixed test key. The key is held only while a run_pks file
+ * is open, so loading the test module leaves every key free for the
+ * other tests.
  */
 #include "test.h"
 
@@ -69,6 +71,9 @@ struct pks_up_fault {
 /* Serialises one test at a time, per write (never across writes). */
 static DEFINE_MUTEX(pks_up_lock);
 static struct pks_up_fault pks_up_fault = { .mode = -1 };
+/* Guards the open files' count and the key, page and mapping they share. */
+static DEFINE_MUTEX(pks_up_users_lock);
+static unsigned int pks_up_users;
 static int pks_up_key;
 static struct page *pks_up_page;
 static void *pks_up_addr;
@@ -259,12 +264,60 @@ static int pks_up_run(struct pks_up_session *s, int test)
 	}
 }
 
+/* The first open file takes the test key and maps its page. */
+static int pks_up_get(void)
+{
+	int rc = 0;
+
+	mutex_lock(&pks_up_users_lock);
+	if (pks_up_users) {
+		pks_up_users++;
+		goto out;
+	}
+	pks_up_key = pks_key_alloc("test:run_pks", pks_up_cb, &pks_up_fault);
+	if (pks_up_key < 0) {
+		rc = pks_up_key;
+		goto out;
+	}
+	pks_up_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	pks_up_addr = pks_up_page ? pks_up_map(pks_up_page, pks_up_key) : NULL;
+	if (!pks_up_addr) {
+		if (pks_up_page)
+			__free_page(pks_up_page);
+		pks_key_free(pks_up_key);
+		rc = -ENOMEM;
+		goto out;
+	}
+	pks_up_users = 1;
+out:
+	mutex_unlock(&pks_up_users_lock);
+	return rc;
+}
+
+/* The last one gives them back. */
+static void pks_up_put(void)
+{
+	mutex_lock(&pks_up_users_lock);
+	if (!--pks_up_users) {
+		vunmap(pks_up_addr);
+		__free_page(pks_up_page);
+		pks_key_free(pks_up_key);
+	}
+	mutex_unlock(&pks_up_users_lock);
+}
+
 static int pks_up_open(struct inode *inode, struct file *file)
 {
 	struct pks_up_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	int rc;
 
 	if (!s)
 		return -ENOMEM;
+	rc = pks_up_get();
+	if (rc) {
+		kfree(s);
+		return rc;
+	}
 	file->private_data = s;
 	return 0;
 }
@@ -282,6 +335,7 @@ static int pks_up_release(struct inode *inode, struct file *file)
 	else if (s->armed)
 		return 0;
 	kfree(s);
+	pks_up_put();
 	return 0;
 }
 
@@ -322,29 +376,13 @@ static const struct file_operations pks_up_fops = {
 	.llseek = noop_llseek,
 };
 
-int pks_upstream_init(void)
+void pks_upstream_init(void)
 {
-	pks_up_key = pks_key_alloc("test:run_pks", pks_up_cb, &pks_up_fault);
-	if (pks_up_key < 0)
-		return pks_up_key;
-	pks_up_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	pks_up_addr = pks_up_page ? pks_up_map(pks_up_page, pks_up_key) : NULL;
-	if (!pks_up_addr)
-		goto nomem;
 	pks_up_file = debugfs_create_file("run_pks", 0600, arch_debugfs_dir,
 					  NULL, &pks_up_fops);
-	return 0;
-nomem:
-	if (pks_up_page)
-		__free_page(pks_up_page);
-	pks_key_free(pks_up_key);
-	return -ENOMEM;
 }
 
 void pks_upstream_exit(void)
 {
 	debugfs_remove(pks_up_file);
-	vunmap(pks_up_addr);
-	__free_page(pks_up_page);
-	pks_key_free(pks_up_key);
 }

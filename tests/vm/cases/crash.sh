@@ -6,7 +6,7 @@
 # expect-kmsg: BUG: unable to handle page fault for address
 # expect-kmsg: Oops: 0023 \[#1\]
 # require-kmsg: #PF: error_code\(0x0023\) - protection keys violation
-# require-kmsg: pks: crash test: writing to key [0-9]+
+# require-kmsg: pks_test: crash test: writing to key [0-9]+
 . /tests/lib.sh
 
 load_pks

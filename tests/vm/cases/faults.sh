@@ -43,7 +43,7 @@ expect_eq "write address" "$(echo "$json" | jq -r '.[1].address')" \
 	"$(printf '%#x' $(( $(echo "$json" | jq -r '.[1].address') )))"
 echo "$json" | jq -e '.[1].ip | test("^pks_can_write\\+0x")' >/dev/null ||
 	fail "write record ip is not the faulting pks_can_write"
-echo "$json" | jq -e '.[1].stack[0] | test("^pks_range_copy\\+0x")' >/dev/null ||
+echo "$json" | jq -e '.[1].stack[0] | test("^pks_stray_(copy|access)\\+0x")' >/dev/null ||
 	fail "write record stack does not start at its caller"
 expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 2
 expect_eq "faults for the fsdax namespace" "$(pkstool faults --json "$FSDAX_NS" | jq length)" 0

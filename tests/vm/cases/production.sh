@@ -10,11 +10,11 @@
 unload_pks
 load_pks_only
 [ -e /dev/pks-test ] && fail "/dev/pks-test exists with pks.ko alone"
-syms=$(grep -E ' (pks_test_|pks_stray|pks_bench|pks_up_)[a-z_]* \[pks\]$' /proc/kallsyms)
+syms=$(grep -E ' (pks_test_|pks_stray|pks_bench|pks_up_)[a-z_]*[[:space:]]\[pks\]$' /proc/kallsyms)
 expect_eq "test symbols in pks.ko" "$syms" ""
 # The control: the same pattern finds the test module's own symbols.
 insmod /lib/modules/pks_test.ko || fail "insmod pks_test.ko"
-n=$(grep -cE ' (pks_test_|pks_stray|pks_bench|pks_up_)[a-z_]* \[pks_test\]$' /proc/kallsyms)
+n=$(grep -cE ' (pks_test_|pks_stray|pks_bench|pks_up_)[a-z_]*[[:space:]]\[pks_test\]$' /proc/kallsyms)
 [ "$n" -gt 10 ] || fail "control: only $n test symbols found in pks_test.ko"
 echo "pks_test.ko has $n test symbols, pks.ko none"
 out=$(rmmod pks 2>&1) && fail "rmmod pks succeeded under pks_test"

@@ -4,8 +4,8 @@
 # The first kernel-mode protection-key fault of a boot trips a
 # WARN_ON_ONCE in the stock page-fault code:
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
-# require-kmsg: pks: test single-key: pass
-# require-kmsg: pks: test all-keys: pass
+# require-kmsg: pks_test: test single-key: pass
+# require-kmsg: pks_test: test all-keys: pass
 . /tests/lib.sh
 
 load_pks
