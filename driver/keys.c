@@ -103,8 +103,11 @@ void pks_key_free(int key)
 		return;
 	spin_lock_irqsave(&pks_keys_lock, flags);
 	WARN_ON(!pks_keys[key].owner[0]);
-	pks_keys[key].fault_cb = NULL;
-	pks_keys[key].data = NULL;
+	/*
+	 * Only the callback is detached here: a fault that loaded it just
+	 * before must still find its @data, which goes in the final clear.
+	 */
+	WRITE_ONCE(pks_keys[key].fault_cb, NULL);
 	spin_unlock_irqrestore(&pks_keys_lock, flags);
 	/* The fault path calls callbacks with preemption off. */
 	synchronize_rcu();
@@ -147,7 +150,6 @@ bool pks_key_fault_cb(int key, unsigned long address, bool write)
 
 	if (!pks_key_valid(key))
 		return false;
-	/* Pairs with the release in pks_key_alloc(): @data is set first. */
 	/* Pairs with the release in pks_key_alloc(): @data is set first. */
 	cb = smp_load_acquire(&pks_keys[key].fault_cb);
 	data = READ_ONCE(pks_keys[key].data);

@@ -106,6 +106,8 @@ struct pks_info {
 	___PKS_T(UNCLAIMED, "unclaimed", 0),				\
 	___PKS_T(RESUME, "resume", 0),					\
 	___PKS_T(NMI, "nmi", 0),					\
+	___PKS_T(KEY_FREE, "key-free", 0),				\
+	___PKS_T(IPI_RACE, "ipi-race", 0),				\
 	___PKS_T(NR, "", 0)						\
 }
 
