@@ -118,7 +118,8 @@ $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 
 # Programs the VM tests run, built for the VM (copied in with their
 # shared libraries).
-$(BUILD)/vm-bin/pks-ioctl: tests/vm/bin/pks-ioctl.c driver/include/uapi/linux/pks.h
+$(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz: $(BUILD)/vm-bin/%: \
+		tests/vm/bin/%.c driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
@@ -140,7 +141,8 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 	@mkdir -p $(@D)
 	gcc -O2 -g -std=gnu99 -pthread -Wall -no-pie -o $@ $<
 
-vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-integrity \
+vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
+	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
 	$(BUILD)/vm-bin/pks-fsbench
