@@ -21,6 +21,7 @@ static int pks_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	session->fault_seen = pks_faults_head();
 	file->private_data = session;
+	pks_acct_add(PKS_ACCT_SESSIONS, 1);
 	return 0;
 }
 
@@ -29,6 +30,7 @@ static int pks_release(struct inode *inode, struct file *file)
 	struct pks_session *session = file->private_data;
 
 	kfree(session);
+	pks_acct_add(PKS_ACCT_SESSIONS, -1);
 	return 0;
 }
 
@@ -93,6 +95,7 @@ static void __exit pks_exit(void)
 	pks_faults_exit();
 	pks_tasks_exit();
 	pks_disable_all();
+	pks_acct_report();
 	pr_info("PKS disabled\n");
 }
 

@@ -468,10 +468,12 @@ int pks_faults_init(void)
 			pr_warn("cannot probe page_fault_oops (%d): fault callbacks and relaxed mode are off\n",
 				rc);
 		pks_oops_registered = !rc;
+		pks_acct_add(PKS_ACCT_PROBES, pks_oops_registered);
 	}
 	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
 		pks_fixup_kps[i].pre_handler = pks_fixup_pre;
 		pks_fixup_placed[i] = !register_kprobe(&pks_fixup_kps[i]);
+		pks_acct_add(PKS_ACCT_PROBES, pks_fixup_placed[i]);
 		if (pks_fixup_placed[i])
 			pr_debug("fault log hooked at %s\n",
 				 pks_fixup_kps[i].symbol_name);
@@ -486,12 +488,17 @@ void pks_faults_exit(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++)
-		if (pks_fixup_placed[i])
-			unregister_kprobe(&pks_fixup_kps[i]);
+	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
+		if (!pks_fixup_placed[i])
+			continue;
+		unregister_kprobe(&pks_fixup_kps[i]);
+		pks_acct_add(PKS_ACCT_PROBES, -1);
+	}
 	memset(pks_fixup_placed, 0, sizeof(pks_fixup_placed));
-	if (pks_oops_registered)
+	if (pks_oops_registered) {
 		unregister_kprobe(&pks_oops_kp);
+		pks_acct_add(PKS_ACCT_PROBES, -1);
+	}
 	if (pks_die_registered)
 		unregister_die_notifier(&pks_die_nb);
 	pks_fixup_registered = pks_oops_registered = pks_die_registered = false;

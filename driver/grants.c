@@ -200,6 +200,7 @@ void pks_grants_arm(void)
 		}
 		rc = register_kretprobe(&pp->krp);
 		pp->registered = !rc;
+		pks_acct_add(PKS_ACCT_PROBES, pp->registered);
 		if (rc && !pp->warned)
 			pr_warn("cannot probe %s (%d): %s accesses to protected namespaces will fault\n",
 				pp->krp.kp.symbol_name, rc,
@@ -233,8 +234,10 @@ void pks_grants_exit(void)
 
 	mutex_lock(&pks_grants_lock);
 	for (i = 0; i < ARRAY_SIZE(pks_path_probes); i++) {
-		if (pks_path_probes[i].registered)
+		if (pks_path_probes[i].registered) {
 			unregister_kretprobe(&pks_path_probes[i].krp);
+			pks_acct_add(PKS_ACCT_PROBES, -1);
+		}
 		pks_path_probes[i].registered = false;
 	}
 	pks_grants_armed = pks_grants_placed = false;

@@ -200,6 +200,20 @@ out:
 	return rc;
 }
 
+static long pks_ioctl_accounting(void __user *argp)
+{
+	struct pks_accounting a = {};
+
+	if (copy_from_user(&a.size, argp, sizeof(a.size)))
+		return -EFAULT;
+	if (a.size != sizeof(a))
+		return -EINVAL;
+	pks_acct_fill(&a);
+	if (copy_to_user(argp, &a, sizeof(a)))
+		return -EFAULT;
+	return 0;
+}
+
 long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -224,6 +238,8 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_set_mode(argp);
 	case PKS_IOC_GRANTS:
 		return pks_ioctl_grants(argp);
+	case PKS_IOC_ACCOUNTING:
+		return pks_ioctl_accounting(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -179,6 +179,17 @@ bool pks_key_owner(int key, char *owner, bool *has_cb)
 	return allocated;
 }
 
+/* For accounting: keys allocated now, by anyone. */
+unsigned int pks_keys_allocated(void)
+{
+	unsigned int n = 0;
+	int key;
+
+	for (key = 1; key < PKS_NR_KEYS; key++)
+		n += !!READ_ONCE(pks_keys[key].owner[0]);
+	return n;
+}
+
 /* Say which key is held, for tests that need the whole table. */
 int pks_keys_busy(char *msg, size_t len)
 {

@@ -9,6 +9,11 @@
 #include <linux/mutex.h>
 #include <linux/poll.h>
 
+/* accounting.c */
+void pks_acct_add(enum pks_acct kind, long delta);
+void pks_acct_fill(struct pks_accounting *a);
+void pks_acct_report(void);
+
 /* enable.c */
 bool pks_cpu_supported(void);
 int pks_enable_all(void);
@@ -38,6 +43,7 @@ void pks_grants_fill(struct pks_grants *g);
 
 /* keys.c */
 bool pks_key_valid(int key);
+unsigned int pks_keys_allocated(void);
 void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
 bool pks_key_has_callback(int key);

@@ -346,6 +346,7 @@ static void __pks_set_range_key(struct pks_prot *p, int key)
 	phys_addr_t pa, end = p->start + p->len;
 	unsigned int level;
 	pteval_t old, new;
+	long keyed = 0;
 	pte_t *pte;
 
 	lockdep_assert_held(&pks_lock);
@@ -362,7 +363,9 @@ static void __pks_set_range_key(struct pks_prot *p, int key)
 			new = (old & ~PKS_PTE_KEY_MASK) |
 			      ((u64)key << PKS_PTE_KEY_SHIFT);
 		} while (!try_cmpxchg64((u64 *)&pte->pte, (u64 *)&old, new));
+		keyed += !!(new & PKS_PTE_KEY_MASK) - !!(old & PKS_PTE_KEY_MASK);
 	}
+	pks_acct_add(PKS_ACCT_KEYED_ENTRIES, keyed);
 	on_each_cpu(pks_flush_tlb_local, NULL, 1);
 }
 
@@ -384,6 +387,7 @@ static void pks_prot_free(struct pks_prot *p)
 		fs_put_dax(p->dax_dev, NULL);
 	put_device(p->dev);
 	kfree(p);
+	pks_acct_add(PKS_ACCT_RANGES, -1);
 }
 
 static void __pks_release(struct pks_prot *p)
@@ -468,24 +472,18 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
+	pks_acct_add(PKS_ACCT_RANGES, 1);
 	if (flags & PKS_PROTECT_F_BLOCKDEV) {
 		rc = pks_check_blockdev(r, p, msg);
-		if (rc) {
-			kfree(p);
-			return rc;
-		}
+		if (rc)
+			goto unchecked;
 		rc = pks_check_memory(r, MEMORY_DEVICE_FS_DAX, msg);
 	} else {
 		rc = pks_check_memory(r, MEMORY_DEVICE_GENERIC, msg);
-		if (rc) {
-			kfree(p);
-			return rc;
-		}
-		rc = pks_check_mapping(r, p, msg);
-		if (rc) {
-			kfree(p);
-			return rc;
-		}
+		if (!rc)
+			rc = pks_check_mapping(r, p, msg);
+		if (rc)
+			goto unchecked;
 	}
 	p->start = r->start;
 	p->len = r->len;
@@ -532,6 +530,12 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	if (name)
 		strscpy(name, p->name, PKS_NAME_LEN);
 	return 0;
+
+unchecked:
+	/* The checks failed before they took anything on @p. */
+	kfree(p);
+	pks_acct_add(PKS_ACCT_RANGES, -1);
+	return rc;
 }
 EXPORT_SYMBOL_NS_GPL(__pks_protect, PKS_TEST);
 

@@ -89,6 +89,7 @@ static void pks_task_sched_out(struct preempt_notifier *pn,
 	__hlist_del(&pn->link);
 	atomic_dec(&pks_tasks_attached);
 	kfree_rcu(container_of(t, struct pks_task_transient, t), rcu);
+	pks_acct_add(PKS_ACCT_GRANT_STATES, -1);
 	module_put(THIS_MODULE);
 }
 
@@ -256,6 +257,7 @@ static void pks_transient_end(struct callback_head *work)
 	pks_task_put(t);
 	preempt_enable();
 	kfree(tt);
+	pks_acct_add(PKS_ACCT_GRANT_STATES, -1);
 }
 
 /**
@@ -279,6 +281,8 @@ void pks_callback_grant(int key, u32 bits)
 	if (!t && in_task()) {
 		tt = kmalloc(sizeof(*tt), GFP_ATOMIC | __GFP_NOWARN);
 		t = tt ? pks_task_get(&tt->t) : NULL;
+		if (t)
+			pks_acct_add(PKS_ACCT_GRANT_STATES, 1);
 		if (!t) {
 			kfree(tt);
 		} else if (current->flags & PF_KTHREAD) {

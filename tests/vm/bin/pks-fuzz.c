@@ -43,7 +43,10 @@
 static const unsigned long prod_cmds[] = {
 	PKS_IOC_GET_INFO, PKS_IOC_PROTECT, PKS_IOC_UNPROTECT, PKS_IOC_LIST,
 	PKS_IOC_COPY, PKS_IOC_FAULTS, PKS_IOC_SET_MODE, PKS_IOC_GRANTS,
+	PKS_IOC_ACCOUNTING,
 };
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const unsigned long test_cmds[] = {
 	PKS_TEST_IOC_RUN, PKS_TEST_IOC_STRAY, PKS_TEST_IOC_BENCH,
@@ -149,8 +152,8 @@ static int one_call(struct fuzz *f, int *err)
 		/* A real command, mostly on its own device. */
 		int test = random() % 3 == 0;
 
-		cmd = test ? test_cmds[random() % 3] :
-			     prod_cmds[random() % 8];
+		cmd = test ? test_cmds[random() % ARRAY_SIZE(test_cmds)] :
+			     prod_cmds[random() % ARRAY_SIZE(prod_cmds)];
 		if (random() % 10 == 0)
 			dev = !dev && f->fd[1] >= 0;
 		else if (test && f->fd[1] >= 0)

@@ -22,6 +22,9 @@
  *	and no window; exit 0 if it went through, else the errno
  *   pks-ioctl storm ADDR N
  *	N fault-safe stray writes around ADDR; print how many were refused
+ *   pks-ioctl accounting
+ *	print the driver's own counts as NAME=N words (its own open file
+ *	counts as one session)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +132,10 @@ static int do_malformed(void)
 	expect("info: bad pointer", ioctl(fd, PKS_IOC_GET_INFO, 16), EFAULT);
 	info.size = 4;
 	expect("info: wrong size", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);
+	expect("accounting: wrong size", ioctl(fd, PKS_IOC_ACCOUNTING, &info),
+	       EINVAL);
+	expect("accounting: bad pointer", ioctl(fd, PKS_IOC_ACCOUNTING, 16),
+	       EFAULT);
 	info.size = sizeof(info);
 	info.rsvd = 1;
 	expect("info: rsvd set", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);
@@ -280,6 +287,31 @@ static int do_storm(int argc, char **argv)
 	return 0;
 }
 
+static int do_accounting(void)
+{
+	static const char *const names[PKS_ACCT_NR] = {
+		[PKS_ACCT_SESSIONS] = "sessions",
+		[PKS_ACCT_RANGES] = "ranges",
+		[PKS_ACCT_KEYED_ENTRIES] = "keyed",
+		[PKS_ACCT_KEYS] = "keys",
+		[PKS_ACCT_TASK_STATES] = "task_states",
+		[PKS_ACCT_GRANT_STATES] = "grant_states",
+		[PKS_ACCT_PROBES] = "probes",
+	};
+	struct pks_accounting a = { .size = sizeof(a) };
+	unsigned int i;
+
+	if (ioctl(dev_fd(), PKS_IOC_ACCOUNTING, &a)) {
+		perror("pks-ioctl: accounting");
+		return 1;
+	}
+	for (i = 0; i < a.nr && i < PKS_ACCT_NR; i++)
+		printf("%s%s=%llu", i ? " " : "", names[i],
+		       (unsigned long long)a.counts[i]);
+	printf("\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t val;
@@ -303,8 +335,10 @@ int main(int argc, char **argv)
 		return do_protect(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "malformed"))
 		return do_malformed();
+	if (argc >= 2 && !strcmp(argv[1], "accounting"))
+		return do_accounting();
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
 		"       stray ADDR KIND [VALUE] | stray-move DST SRC |\n"
-		"       guarded-read ADDR | storm ADDR N\n");
+		"       guarded-read ADDR | storm ADDR N | accounting\n");
 	return 2;
 }

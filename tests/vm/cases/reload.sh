@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: rmmod removes /dev/pks, and insmod brings the driver back with
-# every CPU at its default again.
+# every CPU at its default again. At unload the driver finds none of its
+# own counted objects left (ranges, keyed entries, keys, task and grant
+# states, sessions, probes).
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: PKS disabled
+# require-kmsg: pks: unloading with nothing outstanding
 . /tests/lib.sh
 
 load_pks

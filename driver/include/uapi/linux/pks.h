@@ -14,7 +14,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define PKS_ABI_VERSION		3
+#define PKS_ABI_VERSION		4
 #define PKS_NR_KEYS		16
 #define PKS_OWNER_LEN		32
 #define PKS_MESSAGE_LEN		128
@@ -463,6 +463,36 @@ struct pks_grants {
 
 #define PKS_GRANTS_F_ARMED	(1u << 0)	/* a namespace is protected */
 
+/*
+ * What pks.ko holds right now, counted by the driver itself (stock
+ * kernels have no kmemleak): each must be back to zero once every
+ * namespace is unprotected and no file or task uses the driver.
+ */
+enum pks_acct {
+	PKS_ACCT_SESSIONS,		/* open /dev/pks files */
+	PKS_ACCT_RANGES,		/* protected-range records */
+	PKS_ACCT_KEYED_ENTRIES,		/* direct-map entries carrying a key */
+	PKS_ACCT_KEYS,			/* keys allocated, by anyone */
+	PKS_ACCT_TASK_STATES,		/* tasks holding per-task access state */
+	PKS_ACCT_GRANT_STATES,		/* fault-callback grant states */
+	PKS_ACCT_PROBES,		/* kprobes placed */
+	PKS_ACCT_NR
+};
+
+#define PKS_ACCT_MAX		16
+
+/**
+ * struct pks_accounting - the driver's own counts, PKS_IOC_ACCOUNTING
+ * @size: in: sizeof(struct pks_accounting)
+ * @nr: out: entries used in @counts (PKS_ACCT_NR)
+ * @counts: out: indexed by enum pks_acct
+ */
+struct pks_accounting {
+	__u32 size;
+	__u32 nr;
+	__u64 counts[PKS_ACCT_MAX];
+};
+
 #define PKS_IOC_MAGIC		0xB7
 
 /*
@@ -525,6 +555,12 @@ struct pks_grants {
  * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
  */
 #define PKS_IOC_GRANTS		_IOWR(PKS_IOC_MAGIC, 0x09, struct pks_grants)
+
+/*
+ * PKS_IOC_ACCOUNTING: fill struct pks_accounting.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ */
+#define PKS_IOC_ACCOUNTING	_IOWR(PKS_IOC_MAGIC, 0x0a, struct pks_accounting)
 
 /*
  * /dev/pks-test, the device of pks_test.ko: what a production machine
