@@ -10,15 +10,9 @@
 
 static atomic_long_t pks_acct[PKS_ACCT_NR];
 
-static const char *const pks_acct_names[PKS_ACCT_NR] = {
-	[PKS_ACCT_SESSIONS] = "sessions",
-	[PKS_ACCT_RANGES] = "ranges",
-	[PKS_ACCT_KEYED_ENTRIES] = "keyed direct-map entries",
-	[PKS_ACCT_KEYS] = "keys",
-	[PKS_ACCT_TASK_STATES] = "task states",
-	[PKS_ACCT_GRANT_STATES] = "grant states",
-	[PKS_ACCT_PROBES] = "probes",
-};
+#define ___PKS_A(id, name) name
+static const char *const pks_acct_names[] = PKS_ACCT_KINDS;
+#undef ___PKS_A
 
 /* Count @delta more (or, negative, fewer) objects of @kind. */
 void pks_acct_add(enum pks_acct kind, long delta)

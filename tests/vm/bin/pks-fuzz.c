@@ -125,6 +125,12 @@ static void fill_struct(struct fuzz *f, unsigned char *p, size_t len,
 		memcpy(p, &size, 4);
 }
 
+static bool is_test_cmd(unsigned long cmd)
+{
+	return cmd == PKS_TEST_IOC_RUN || cmd == PKS_TEST_IOC_STRAY ||
+	       cmd == PKS_TEST_IOC_BENCH;
+}
+
 /* Keep out the two requests that are not fault-safe, and long runs. */
 static void defang(unsigned long cmd, unsigned char *arg)
 {
@@ -191,14 +197,9 @@ static int one_call(struct fuzz *f, int *err)
 		if (size <= room)
 			defang(cmd, arg);
 		argp = (uint64_t)(uintptr_t)arg;
-	} else if (cmd == PKS_TEST_IOC_RUN || cmd == PKS_TEST_IOC_STRAY ||
-		   cmd == PKS_TEST_IOC_BENCH) {
-		/* A pointer the program cannot defang: not to the test device. */
-		dev = 0;
 	}
-	if (dev == 1 && (cmd == PKS_TEST_IOC_RUN ||
-			 cmd == PKS_TEST_IOC_STRAY ||
-			 cmd == PKS_TEST_IOC_BENCH) &&
+	/* A struct the program could not defang never reaches the test device. */
+	if (dev == 1 && is_test_cmd(cmd) &&
 	    (!arg || (size_t)(f->scratch + SCRATCH_LEN - arg) < size))
 		dev = 0;
 	rc = ioctl(f->fd[dev], cmd, (unsigned long)argp);

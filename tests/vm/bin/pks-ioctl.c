@@ -289,15 +289,9 @@ static int do_storm(int argc, char **argv)
 
 static int do_accounting(void)
 {
-	static const char *const names[PKS_ACCT_NR] = {
-		[PKS_ACCT_SESSIONS] = "sessions",
-		[PKS_ACCT_RANGES] = "ranges",
-		[PKS_ACCT_KEYED_ENTRIES] = "keyed",
-		[PKS_ACCT_KEYS] = "keys",
-		[PKS_ACCT_TASK_STATES] = "task_states",
-		[PKS_ACCT_GRANT_STATES] = "grant_states",
-		[PKS_ACCT_PROBES] = "probes",
-	};
+#define ___PKS_A(id, name) name
+	static const char *const names[] = PKS_ACCT_KINDS;
+#undef ___PKS_A
 	struct pks_accounting a = { .size = sizeof(a) };
 	unsigned int i;
 

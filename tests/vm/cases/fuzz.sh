@@ -19,7 +19,7 @@ before=$(pks-ioctl guarded-read $((start + 0x1000))) || fail "guarded read"
 # leak): one range, its direct-map entries keyed.
 acct=$(pks-ioctl accounting)
 echo "before: $acct"
-echo "$acct" | grep -Eq '^sessions=1 ranges=1 keyed=[1-9][0-9]* keys=1 ' ||
+echo "$acct" | grep -Eq '^sessions=1 ranges=1 keyed_entries=[1-9][0-9]* keys=1 ' ||
 	fail "accounting with dax0.0 protected: $acct"
 seed=${FUZZ_SEED:-1}
 out=$(timeout 600 pks-fuzz 100000 "$seed")
@@ -47,6 +47,6 @@ expect_eq "free keys" \
 	"$(info_json '[.keys[] | select(.state == "free")] | length')" 15
 acct=$(pks-ioctl accounting)
 echo "after disable: $acct"
-echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed=0 keys=0 task_states=0 grant_states=0 probes=[0-9]+$' ||
+echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed_entries=0 keys=0 task_states=0 grant_states=0 probes=[0-9]+$' ||
 	fail "accounting not back to zero: $acct"
 exit 0

@@ -466,18 +466,24 @@ struct pks_grants {
 /*
  * What pks.ko holds right now, counted by the driver itself (stock
  * kernels have no kmemleak): each must be back to zero once every
- * namespace is unprotected and no file or task uses the driver.
+ * namespace is unprotected and no file or task uses the driver (probes
+ * stay placed until unload). As with PKS_TEST_CASES, each user defines
+ * ___PKS_A(id, name); add new kinds just before NR.
  */
-enum pks_acct {
-	PKS_ACCT_SESSIONS,		/* open /dev/pks files */
-	PKS_ACCT_RANGES,		/* protected-range records */
-	PKS_ACCT_KEYED_ENTRIES,		/* direct-map entries carrying a key */
-	PKS_ACCT_KEYS,			/* keys allocated, by anyone */
-	PKS_ACCT_TASK_STATES,		/* tasks holding per-task access state */
-	PKS_ACCT_GRANT_STATES,		/* fault-callback grant states */
-	PKS_ACCT_PROBES,		/* kprobes placed */
-	PKS_ACCT_NR
-};
+#define PKS_ACCT_KINDS {						\
+	___PKS_A(SESSIONS, "sessions"),		/* open /dev/pks files */ \
+	___PKS_A(RANGES, "ranges"),		/* protected ranges */	\
+	___PKS_A(KEYED_ENTRIES, "keyed_entries"), /* keyed direct map */ \
+	___PKS_A(KEYS, "keys"),			/* allocated, by anyone */ \
+	___PKS_A(TASK_STATES, "task_states"),	/* per-task access */	\
+	___PKS_A(GRANT_STATES, "grant_states"),	/* fault-callback grants */ \
+	___PKS_A(PROBES, "probes"),		/* kprobes placed */	\
+	___PKS_A(NR, "")						\
+}
+
+#define ___PKS_A(id, name) PKS_ACCT_##id
+enum pks_acct PKS_ACCT_KINDS;
+#undef ___PKS_A
 
 #define PKS_ACCT_MAX		16
 
