@@ -42,7 +42,8 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(wildcard man/pkstool*.txt)
 
-.PHONY: all module userspace man unit vm-bin deps check run bench lint clean
+.PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
+	sanitize
 
 all: module userspace man
 
@@ -164,3 +165,30 @@ $(BUILD)/vm-bin/pks-pvm-bench: tests/vm/bin/pks-pvm-bench.c \
 $(BUILD)/vm-bin/pks-bench: tests/vm/bin/pks-bench.c driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
+
+# The unit tests again with libpks and pkstool built under AddressSanitizer
+# and UndefinedBehaviorSanitizer, every finding fatal: tests/run-all.sh
+# runs them as sanitize/unit/*.
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer -O1 -g
+SAN		:= $(BUILD)/sanitize
+
+$(SAN)/pkstool: $(CLI_SRC) $(LIB_SRC) $(CLI_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
+		$(CLI_SRC) $(LIB_SRC) $(JSONC_LIBS) $(NDCTL_LIBS)
+
+$(SAN)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
+		$(LIB_SRC) lib/libpks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
+		$< tests/unit/run_cmd.c $(LIB_SRC) -lcriterion $(JSONC_LIBS) \
+		$(NDCTL_LIBS)
+
+sanitize: $(UNIT_SRC:tests/unit/%.c=$(SAN)/unit/%) $(SAN)/pkstool
+
+$(SAN)/control: tests/sanitize/control.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARNINGS) $(SAN_FLAGS) -o $@ $<
+
+sanitize: $(SAN)/control

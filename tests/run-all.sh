@@ -34,22 +34,47 @@ else
 	exit 1
 fi
 
+# run_units PREFIX PKSTOOL BINARY...: each Criterion binary as PREFIX/name
+run_units() {
+	local prefix=$1 pkstool=$2 t name log rc n p f c
+	shift 2
+	for t in "$@"; do
+		[ -x "$t" ] || continue
+		name=$prefix/$(basename "$t")
+		log=$logs/${name//\//-}.log
+		PKSTOOL=$pkstool "$t" --verbose=0 > "$log" 2>&1
+		rc=$?
+		# Criterion: "Synthesis: Tested: N | Passing: N | Failing: N | Crashing: N"
+		read -r n p f c < <(sed -n 's/.*Tested: \([0-9]*\) | Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3 \4/p' "$log")
+		if [ $rc -eq 0 ] && [ -n "${n:-}" ] && [ "$n" -gt 0 ] && [ "$p" = "$n" ]; then
+			tally <<< "PASS $name ($n cases)"
+		else
+			tally <<< "FAIL $name: exit $rc, ${f:-?} failing, ${c:-?} crashing (see $log)"
+		fi
+	done
+}
+
 make -s unit > "$logs/unit-build.log" 2>&1 ||
 	tally <<< "FAIL unit/build: see $logs/unit-build.log"
-for t in build/unit/*; do
-	[ -x "$t" ] || continue
-	name=unit/$(basename "$t")
-	PKSTOOL=$top/build/pkstool "$t" --verbose=0 > "$logs/$(basename "$t").log" 2>&1
-	rc=$?
-	# Criterion: "Synthesis: Tested: N | Passing: N | Failing: N | Crashing: N"
-	read -r n p f c < <(sed -n 's/.*Tested: \([0-9]*\) | Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3 \4/p' \
-		"$logs/$(basename "$t").log")
-	if [ $rc -eq 0 ] && [ -n "${n:-}" ] && [ "$n" -gt 0 ] && [ "$p" = "$n" ]; then
-		tally <<< "PASS $name ($n cases)"
-	else
-		tally <<< "FAIL $name: exit $rc, ${f:-?} failing, ${c:-?} crashing (see $logs/$(basename "$t").log)"
-	fi
-done
+run_units unit "$top/build/pkstool" build/unit/*
+
+# The same unit tests under ASan and UBSan, after a control that proves
+# each sanitizer stops a program that commits its error here.
+if make -s sanitize > "$logs/sanitize-build.log" 2>&1; then
+	ok=1
+	for m in overflow:AddressSanitizer leak:LeakSanitizer \
+		 "ub:runtime error"; do
+		if build/sanitize/control "${m%%:*}" > "$logs/sanitize-control.log" 2>&1 ||
+		   ! grep -q "${m#*:}" "$logs/sanitize-control.log"; then
+			tally <<< "FAIL sanitize/control: ${m%%:*} not caught (see $logs/sanitize-control.log)"
+			ok=
+		fi
+	done
+	[ -n "$ok" ] && run_units sanitize "$top/build/sanitize/pkstool" \
+		build/sanitize/unit/*
+else
+	tally <<< "FAIL sanitize/build: see $logs/sanitize-build.log"
+fi
 
 tally < <(tests/lint.sh 2> "$logs/lint.log")
 
