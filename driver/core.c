@@ -74,9 +74,13 @@ static int __init pks_init(void)
 	pks_tasks_init();
 	/* Without the probe, keys and guards still work; callbacks do not. */
 	pks_faults_init();
+	mutex_lock(&pks_lock);
+	pks_dax_guard_arm();
+	mutex_unlock(&pks_lock);
 	rc = misc_register(&pks_misc);
 	if (rc) {
 		pr_err("cannot register /dev/pks: %d\n", rc);
+		pks_dax_guard_exit();
 		pks_faults_exit();
 		pks_tasks_exit();
 		pks_disable_all();
@@ -91,6 +95,7 @@ static void __exit pks_exit(void)
 {
 	misc_deregister(&pks_misc);
 	pks_protect_exit();
+	pks_dax_guard_exit();
 	pks_grants_exit();
 	pks_faults_exit();
 	pks_tasks_exit();

@@ -203,6 +203,7 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	unsigned long error_code = regs->si;
 	unsigned long address = regs->dx;
 	struct pks_fault_scratch *sc;
+	struct pks_prot *prot;
 	struct pks_fault *f;
 	bool has_cb;
 	int key, mode;
@@ -222,17 +223,21 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	f->address = address;
 	f->key = key;
 	f->flags = error_code & X86_PF_WRITE ? PKS_FAULT_F_WRITE : 0;
-	mode = pks_prot_fault(address, f->owner, &f->offset, false);
-	if (mode >= 0 && pks_grant_fault(key, error_code & X86_PF_WRITE)) {
+	rcu_read_lock();
+	prot = pks_prot_at(address, f->owner, &f->offset, &mode);
+	if (prot && pks_grant_fault(key, error_code & X86_PF_WRITE)) {
+		rcu_read_unlock();
 		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
 		return 1;
 	}
-	if (mode >= 0) {
-		pks_prot_fault(address, f->owner, &f->offset, true);
+	if (prot) {
+		pks_prot_count_fault(prot);
 		f->flags |= PKS_FAULT_F_NAMESPACE;
 	} else {
+		mode = -1;
 		f->offset = address & ~PAGE_MASK;
 	}
+	rcu_read_unlock();
 	/*
 	 * A fault-safe accessor disables page faults and will be fixed up;
 	 * anything else goes on to page_fault_oops().
@@ -372,13 +377,24 @@ static bool pks_run_callback(int key, unsigned long address, bool write)
 /* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
  *		   unsigned long address)
  */
+/* Whether @address is in a protected range in relaxed mode. */
+static bool pks_relaxed_at(unsigned long address)
+{
+	char name[PKS_NAME_LEN];
+	u64 offset;
+	int mode = -1;
+
+	rcu_read_lock();
+	pks_prot_at(address, name, &offset, &mode);
+	rcu_read_unlock();
+	return mode == PKS_MODE_RELAXED;
+}
+
 static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
 	unsigned long address = regs->dx;
-	char name[PKS_NAME_LEN];
-	u64 offset;
 	int key;
 
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
@@ -389,8 +405,7 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (pks_run_callback(key, address, error_code & X86_PF_WRITE)) {
 		/* Retried with what the callback granted. */
-	} else if (pks_prot_fault(address, name, &offset, false) ==
-		   PKS_MODE_RELAXED) {
+	} else if (pks_relaxed_at(address)) {
 		pks_allow_once(fregs, key);
 	} else {
 		pks_step_abort(fregs);

@@ -14,6 +14,10 @@ void pks_acct_add(enum pks_acct kind, long delta);
 void pks_acct_fill(struct pks_accounting *a);
 void pks_acct_report(void);
 
+/* daxguard.c */
+void pks_dax_guard_arm(void);
+void pks_dax_guard_exit(void);
+
 /* enable.c */
 bool pks_cpu_supported(void);
 int pks_enable_all(void);
@@ -51,8 +55,10 @@ bool pks_key_owner(int key, char *owner, bool *has_cb);
 
 /* protect.c */
 int __pks_set_mode(phys_addr_t start, u32 mode);
-int pks_prot_fault(unsigned long address, char *name, u64 *offset,
-		   bool count);
+struct pks_prot;
+struct pks_prot *pks_prot_at(unsigned long address, char *name, u64 *offset,
+			     int *mode);
+void pks_prot_count_fault(struct pks_prot *p);
 int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
 int pks_range_copy(struct pks_copy *a);
 void pks_protect_exit(void);

@@ -469,6 +469,8 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	int rc;
 
 	lockdep_assert_held(&pks_lock);
+	/* For the next enable's mmap, should device_dax have come since. */
+	pks_dax_guard_arm();
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -593,31 +595,34 @@ static struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len)
 }
 
 /*
- * For the fault path, with interrupts off: if @address is in a protected
- * range's direct map, name the range and the offset, count the fault there
- * if @count, and return the range's mode; else return -1.
+ * For the fault path, inside an RCU read-side section that also covers the
+ * use of the result: if @address is in a protected range's direct map,
+ * name the range and the offset, put its mode in @mode and return it; else
+ * return NULL. One lookup per fault, so what the fault path decides (grant,
+ * relaxed step, record) and what it counts is about one range.
  */
-int pks_prot_fault(unsigned long address, char *name, u64 *offset,
-		   bool count)
+struct pks_prot *pks_prot_at(unsigned long address, char *name, u64 *offset,
+			     int *mode)
 {
 	struct pks_prot *p;
 	phys_addr_t pa;
-	int mode = -1;
 
-	if (address < PAGE_OFFSET)
-		return -1;
+	if (!virt_addr_valid(address))
+		return NULL;
 	pa = __pa(address);
-	rcu_read_lock();
 	p = pks_prot_holding(pa, 1);
 	if (p) {
-		if (count)
-			atomic64_inc(&p->faults);
 		memcpy(name, p->name, PKS_NAME_LEN);
 		*offset = pa - p->start;
-		mode = READ_ONCE(p->mode);
+		*mode = READ_ONCE(p->mode);
 	}
-	rcu_read_unlock();
-	return mode;
+	return p;
+}
+
+/* A stray fault on @p, from pks_prot_at() in the same RCU section. */
+void pks_prot_count_fault(struct pks_prot *p)
+{
+	atomic64_inc(&p->faults);
 }
 
 /* Count, and fill up to @nr of, the protected ranges. */

@@ -65,6 +65,28 @@ info_json() {
 # The PKRS value the driver keeps outside windows: key 0 RW, 1..15 AD.
 DEFAULT_PKRS=0x55555554
 
+# quiet_fault_log: the driver logs 10 fault reports per 5 seconds; wait out
+# the burst of an earlier case in this boot, so that the reports a case
+# requires in the kernel log are not the ones suppressed.
+quiet_fault_log() {
+	sleep 6
+}
+
+# nothing_held: by the driver's own accounting no range, keyed direct-map
+# entry or key is held, every key is free and every online CPU's PKRS is
+# at its default; else prints what is held and returns 1.
+nothing_held() {
+	local acct n
+	acct=$(pks-ioctl accounting)
+	echo "accounting: $acct"
+	echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed_entries=0 keys=0 task_states=0 grant_states=0 ' ||
+		{ echo "held: $acct"; return 1; }
+	n=$(info_json '[.keys[] | select(.state == "free")] | length')
+	[ "$n" = 15 ] || { echo "$n of keys 1-15 free"; return 1; }
+	n=$(info_json "[.cpus[] | select(.online and .pkrs != \"$DEFAULT_PKRS\")] | length")
+	[ "$n" = 0 ] || { echo "$n CPUs not at PKRS $DEFAULT_PKRS"; return 1; }
+}
+
 # setup_namespaces: a 512 MiB devdax namespace (dax0.0, 2 MiB aligned), a
 # 512 MiB fsdax one (room for xfs) and a 128 MiB raw one, unless they exist already (the
 # NVDIMM's backing file keeps its labels across the boots of one run).

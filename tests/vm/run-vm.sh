@@ -8,6 +8,8 @@
 # the kernel log against the case's "# expect-kmsg:" and "# require-kmsg:"
 # lines. Prints one "PASS|FAIL|SKIP <name>" line per case, plus one for
 # the kernel log outside the cases, and keeps the console log in OUTDIR.
+# PKSTEST_ENV="NAME=VALUE,..." sets variables for the cases (their sizes,
+# as make stress does).
 set -uo pipefail
 
 series=$1 cpu=$2 out=$3
@@ -58,7 +60,7 @@ boot() {
 		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G \
 		-device nvdimm,id=nv1,memdev=mem1,label-size=128K \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 pkstest.cases=$list" \
+		-append "console=ttyS0 panic=-1 pkstest.cases=$list${PKSTEST_ENV:+ pkstest.env=$PKSTEST_ENV}" \
 		-display none -monitor none -no-reboot \
 		-serial file:"$out/console.log" -serial file:"$out/results.log" \
 		> "$out/qemu.log" 2>&1

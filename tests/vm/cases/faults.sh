@@ -12,6 +12,7 @@
 
 load_pks
 setup_namespaces
+quiet_fault_log
 start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 pkstool enable dax0.0 || fail "enable"
 key=$(ns_json "$DAX_NS" .key)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# pks: 100,000 random ioctls as root and 100,000 more after giving up root,
+# pks: 100,000 random ioctls (FUZZ_CALLS) as root and as many after giving up root,
 # against both devices, with a namespace protected: no oops, no WARN
 # beyond the stock first-fault one, no hang; every unprivileged call is
 # refused; the key table and the protected ranges are unchanged; the
@@ -22,12 +22,13 @@ echo "before: $acct"
 echo "$acct" | grep -Eq '^sessions=1 ranges=1 keyed_entries=[1-9][0-9]* keys=1 ' ||
 	fail "accounting with dax0.0 protected: $acct"
 seed=${FUZZ_SEED:-1}
-out=$(timeout 600 pks-fuzz 100000 "$seed")
+calls=${FUZZ_CALLS:-100000}
+out=$(timeout "${CASE_TIMEOUT:-600}" pks-fuzz "$calls" "$seed")
 rc=$?
 echo "$out"
 expect_eq "pks-fuzz exit (seed $seed)" "$rc" 0
-echo "$out" | grep -q '^root: 100000 calls' || fail "root calls not all made"
-echo "$out" | grep -q '^unprivileged: 100000 calls, 0 not refused' ||
+echo "$out" | grep -q "^root: $calls calls" || fail "root calls not all made"
+echo "$out" | grep -q "^unprivileged: $calls calls, 0 not refused" ||
 	fail "unprivileged calls not all refused"
 expect_eq "protected data after the fuzzer" \
 	"$(pks-ioctl guarded-read $((start + 0x1000)))" "$before"
@@ -43,10 +44,5 @@ echo "$out" | grep -q '^state changed:' || fail "control: state change not seen"
 echo "$out" | grep -Eq '^unprivileged: 2000 calls, [1-9][0-9]* not refused' ||
 	fail "control: calls made as root not seen as accepted"
 expect_eq "unprotected by the control" "$(ns_json "$DAX_NS" .protected)" false
-expect_eq "free keys" \
-	"$(info_json '[.keys[] | select(.state == "free")] | length')" 15
-acct=$(pks-ioctl accounting)
-echo "after disable: $acct"
-echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed_entries=0 keys=0 task_states=0 grant_states=0 probes=[0-9]+$' ||
-	fail "accounting not back to zero: $acct"
+nothing_held || fail "the fuzzer left something held"
 exit 0

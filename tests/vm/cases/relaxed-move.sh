@@ -11,6 +11,7 @@
 
 load_pks
 setup_namespaces
+quiet_fault_log
 json=$(ndctl create-namespace -r region0 -m devdax -a 2M -s 64M) ||
 	fail "cannot create a second devdax namespace"
 ns2=$(echo "$json" | jq -r .dev)

@@ -8,6 +8,7 @@
 
 load_pks
 setup_namespaces
+quiet_fault_log
 start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 pkstool enable --mode=relaxed dax0.0 || fail "enable --mode=relaxed"
 expect_eq "mode" "$(ns_json "$DAX_NS" .protection_mode)" relaxed

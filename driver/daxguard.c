@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A guard for a stock-kernel crash that protecting a namespace can
+ * trigger. device-dax's open stores the device's private pointer, which
+ * is NULL once the device has started going away (an ndctl
+ * disable-namespace or daxctl reconfigure-device at the same time), and
+ * its mmap then dereferences it. pkstool enable opens and maps the device
+ * to show this driver what it protects, so racing an enable against a
+ * namespace teardown oopses the kernel inside device_dax, not here.
+ *
+ * While pks.ko is loaded, a kprobe on dax_mmap() refuses the mmap of such
+ * a file with -ENXIO (what a mapping of a dead device gets from device-dax
+ * itself once its private pointer is set) instead. The probe is placed
+ * at load and again before each protection, as device_dax may load or
+ * reload after pks.ko.
+ */
+#include "pks_internal.h"
+
+#include <linux/fs.h>
+#include <linux/kprobes.h>
+#include <linux/ratelimit.h>
+
+static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs);
+
+static struct kprobe pks_dax_mmap_kp = {
+	.symbol_name = "dax_mmap",
+	.pre_handler = pks_dax_mmap_pre,
+};
+
+static bool pks_dax_mmap_placed;
+
+/* Returned in dax_mmap()'s place, to its caller. */
+static noinline int pks_dax_mmap_refused(void)
+{
+	return -ENXIO;
+}
+
+/* static int dax_mmap(struct file *filp, struct vm_area_struct *vma) */
+static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct file *filp = (struct file *)regs->di;
+
+	if (READ_ONCE(filp->private_data))
+		return 0;
+	pr_warn_ratelimited("%s[%d]: mmap of a device-dax file opened while its device was going away: refused (the stock kernel would oops)\n",
+			    current->comm, task_pid_nr(current));
+	instruction_pointer_set(regs, (unsigned long)pks_dax_mmap_refused);
+	return 1;
+}
+
+/*
+ * Place the probe if device_dax is loaded and it is not placed yet, or
+ * place it again after device_dax was unloaded (which leaves it gone).
+ */
+void pks_dax_guard_arm(void)
+{
+	lockdep_assert_held(&pks_lock);
+	if (pks_dax_mmap_placed && !kprobe_gone(&pks_dax_mmap_kp))
+		return;
+	if (pks_dax_mmap_placed) {
+		unregister_kprobe(&pks_dax_mmap_kp);
+		pks_acct_add(PKS_ACCT_PROBES, -1);
+		pks_dax_mmap_placed = false;
+	}
+	/* register_kprobe() wants only the name, and clean flags. */
+	pks_dax_mmap_kp.addr = NULL;
+	pks_dax_mmap_kp.flags = 0;
+	if (register_kprobe(&pks_dax_mmap_kp))
+		return;
+	pks_dax_mmap_placed = true;
+	pks_acct_add(PKS_ACCT_PROBES, 1);
+}
+
+void pks_dax_guard_exit(void)
+{
+	if (!pks_dax_mmap_placed)
+		return;
+	unregister_kprobe(&pks_dax_mmap_kp);
+	pks_acct_add(PKS_ACCT_PROBES, -1);
+	pks_dax_mmap_placed = false;
+}
