@@ -6,6 +6,7 @@
 #   make run        boot the test VM and show PKS working (the main job)
 #   make check      install what is missing, then run every test
 #   make bench      benchmarks
+#   make stress     the long reload, storm and fuzz sweeps (hours)
 #   make lint       checkpatch and sparse on the driver
 
 VERSION		:= 0.1
@@ -43,7 +44,7 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 MAN_SRC		:= $(wildcard man/pkstool*.txt)
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
-	sanitize
+	sanitize stress
 
 all: module userspace man
 
@@ -97,6 +98,9 @@ run: deps
 bench: deps
 	tests/bench/run.sh
 
+stress: deps
+	tests/vm/stress.sh
+
 lint: deps
 	tests/lint.sh
 
@@ -146,7 +150,7 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
-	$(BUILD)/vm-bin/pks-fsbench
+	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench
 
 $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
 		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
@@ -154,6 +158,11 @@ $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
 $(BUILD)/vm-bin/pks-fileops: tests/vm/bin/pks-fileops.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
+
+$(BUILD)/vm-bin/pks-userbench: tests/vm/bin/pks-userbench.c \
+		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
 

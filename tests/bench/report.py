@@ -42,10 +42,13 @@ def rows(runs):
         for r in run["records"]:
             if "window_ns_per_op" in r:
                 out.append(("guard window vs PTE+flush",
-                            "%d iterations" % r["iterations"], run,
+                            "%s x %d" % (human(r.get("access_bytes", 8)),
+                                         r["iterations"]), run,
                             r["pte_flush_ns_per_op"], r["window_ns_per_op"],
-                            "%.0f PKRS writes/op vs %.0f TLB flushes/op" %
+                            "%.0f PKRS writes/op vs %.0f PTE writes + %.0f "
+                            "TLB flushes/op" %
                             (r["window_pkrs_writes_per_op"],
+                             r.get("pte_updates_per_op", 2),
                              r["tlb_flushes_per_op"]), "ns/op"))
         pairs = {}
         for r in run["records"]:
@@ -63,7 +66,49 @@ def rows(runs):
                         (on["pkrs_writes"] / calls,
                          (on["entry_probe_hits"] + on["fault_probe_hits"]) /
                          calls), "MB/s"))
+        users = {}
+        for r in run["records"]:
+            if "protected" in r and "write_mb_per_s" in r:
+                users[r["protected"]] = r
+        if True in users and False in users:
+            on = users[True]
+            for way in ("write", "read"):
+                out.append((on["figure"], way, run,
+                            users[False][way + "_mb_per_s"],
+                            on[way + "_mb_per_s"],
+                            "%d PKRS writes, %d faults" %
+                            (on["pkrs_writes"], on["fault_probe_hits"]),
+                            "MB/s"))
     return out
+
+
+def human(n):
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return "%d %s" % (n >> shift, unit)
+    return "%d B" % n
+
+
+def cost_rows(runs):
+    """(namespace, run, bytes, entries, leaf, enable ms, disable ms): the
+    enable and disable figure, min/median/max of each size's runs."""
+    out = []
+    for run in runs:
+        sizes = {}
+        for r in run["records"]:
+            if r.get("figure") == "enable and disable cost":
+                sizes.setdefault(r["namespace"], []).append(r)
+        for ns, rs in sorted(sizes.items(), key=lambda i: i[1][0]["bytes"]):
+            out.append((ns, run, rs[0]["bytes"], rs[0]["keyed_entries"],
+                        rs[0]["leaf_bytes"],
+                        spread([r["protect_ns"] / 1e6 for r in rs]),
+                        spread([r["unprotect_ns"] / 1e6 for r in rs])))
+    return out
+
+
+def spread(samples):
+    s = sorted(samples)
+    return {"min": s[0], "median": s[len(s) // 2], "max": s[-1]}
 
 
 def plot(outdir, table):
@@ -96,13 +141,41 @@ def plot(outdir, table):
     return made
 
 
+def plot_cost(outdir, cost):
+    """Enable and disable time against namespace size, one line each per
+    kernel and vCPU count, with the runs' min and max as error bars."""
+    if not cost:
+        return []
+    png = os.path.join(outdir, "enable-and-disable-cost.png")
+    plots, blocks = [], []
+    for series in sorted({(c[1]["series"], c[1]["vcpus"]) for c in cost}):
+        sel = [c for c in cost if (c[1]["series"], c[1]["vcpus"]) == series]
+        for what, idx in (("enable", 5), ("disable", 6)):
+            blocks.append("\n".join(
+                "%f %f %f %f" % (c[2] / 2**20, c[idx]["median"],
+                                 c[idx]["min"], c[idx]["max"])
+                for c in sel) + "\ne")
+            plots.append("'-' using 1:2:3:4 with yerrorlines title "
+                         "'%s %s %dcpu'" % (what, series[0], series[1]))
+    script = "\n".join([
+        "set terminal pngcairo size 1000,500" if has_cairo() else
+        "set terminal png size 1000,500",
+        "set output '%s'" % png,
+        "set title 'enable and disable cost against namespace size "
+        "(TCG: times do not predict hardware)'",
+        "set xlabel 'namespace MiB'", "set ylabel 'ms'", "set logscale x",
+        "set key top left", "plot " + ", ".join(plots)] + blocks + [""])
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    return [png]
+
+
 def has_cairo():
     out = subprocess.run(["gnuplot", "-e", "set terminal"],
                          capture_output=True, text=True)
     return "pngcairo" in out.stdout + out.stderr
 
 
-def markdown(runs, table):
+def markdown(runs, table, cost):
     when = datetime.date.today().isoformat()
     kernels = ", ".join(sorted({r["kernel"] for r in runs}))
     lines = ["Measured %s by `make bench` on %s, CPU model `%s` under QEMU "
@@ -117,6 +190,18 @@ def markdown(runs, table):
         lines.append("| %s | %s | %s | %d | %.0f %s | %.0f %s | %.2f | %s |" %
                      (fig, case, run["series"], run["vcpus"], base, unit,
                       prot, unit, ratio, counts))
+    if cost:
+        lines += ["", "Enable and disable against namespace size (ms, "
+                  "median of 3 with min-max):", "",
+                  "| namespace | kernel | vCPUs | enable | disable | "
+                  "direct-map entries keyed (asserted) |",
+                  "|---|---|---|---|---|---|"]
+        for ns, run, size, entries, leaf, on, off in cost:
+            lines.append("| %s | %s | %d | %.1f (%.1f-%.1f) | %.1f "
+                         "(%.1f-%.1f) | %d of %d KiB |" %
+                         (ns, run["series"], run["vcpus"], on["median"],
+                          on["min"], on["max"], off["median"], off["min"],
+                          off["max"], entries, leaf >> 10))
     return "\n".join(lines) + "\n"
 
 
@@ -128,8 +213,9 @@ def main():
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump({"date": datetime.datetime.now().isoformat(),
                    "runs": runs}, f, indent=1)
-    pngs = plot(outdir, table)
-    md = markdown(runs, table)
+    cost = cost_rows(runs)
+    pngs = plot(outdir, table) + plot_cost(outdir, cost)
+    md = markdown(runs, table, cost)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(md)
     readme = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")

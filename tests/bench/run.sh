@@ -7,13 +7,60 @@
 # figure and a Markdown table, which also goes into README.md. Under TCG
 # every PKRS write flushes the emulated TLB, so time ratios here do not
 # predict hardware; the event counts, asserted by the case, do.
+#
+# On a host whose CPU has PKS (and whose kernel's build tree is installed),
+# BENCH_HOST=1 measures the guard-window figure on the host kernel instead:
+# it loads pks.ko and pks_test.ko there and runs the same pks-bench sweep,
+# with the same counts asserted. The namespace figures stay in the VM: they
+# create and destroy namespaces, which no benchmark may do to a real
+# machine's persistent memory.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 make -s userspace || exit 1
+rc=0 runs=()
+
+# The guard-window sweep the VM case runs, as ITERATIONS:ACCESS_BYTES.
+host_sweep="1000:8 10000:8 2000:4096 200:65536 10:2097152"
+
+bench_host() {
+	local kdir=/lib/modules/$(uname -r)/build out=$top/build/bench-host.out
+	local run n bytes line pages
+	[ "$(build/pkstool info --json | jq '.[0].cpu_supports_pks')" = true ] || {
+		echo "bench: BENCH_HOST=1, but this CPU has no PKS" >&2
+		return 1
+	}
+	[ -f "$kdir/Makefile" ] || {
+		echo "bench: no build tree for $(uname -r) in $kdir: install its headers" >&2
+		return 1
+	}
+	make -s module KDIR="$kdir" || return 1
+	insmod build/module/pks.ko && insmod build/module/pks_test.ko || return 1
+	jq -cn --arg k "$(uname -r)" --arg m "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" \
+		--argjson n "$(nproc)" '{figure: "machine", kernel: $k, cpu_model: $m, vcpus: $n}' > "$out"
+	for run in $host_sweep; do
+		n=${run%%:*} bytes=${run#*:}
+		echo "bench: host: guard window, $bytes bytes x $n" >&2
+		line=$(build/vm-bin/pks-bench "$n" "$bytes") || { rc=1; break; }
+		echo "$line" >> "$out"
+		pages=$(( (bytes + 4095) / 4096 ))
+		[ "$(jq .window_pkrs_writes_per_op <<< "$line")" = 2 ] &&
+		[ "$(jq .tlb_flushes_per_op <<< "$line")" = $((2 * $(nproc))) ] &&
+		[ "$(jq .pte_updates_per_op <<< "$line")" = $((2 * pages)) ] ||
+			{ echo "FAIL bench/host: counts: $line"; rc=1; }
+	done
+	rmmod pks_test pks
+	runs+=("host:$(nproc):$out")
+}
+
+if [ -n "${BENCH_HOST:-}" ]; then
+	bench_host || exit 1
+	python3 tests/bench/report.py "$top/build/bench" "${runs[@]}" || rc=1
+	exit $rc
+fi
+
 smp=${BENCH_SMP:-2}
 [ -n "${BENCH_FULL:-}" ] && smp="1 2 4 8"
-rc=0 runs=()
 for k in ${KERNELS:-6.1 6.12}; do
 	for n in $smp; do
 		out=$top/build/bench-$k-smp$n
@@ -21,7 +68,7 @@ for k in ${KERNELS:-6.1 6.12}; do
 		verdict=$(VM_SMP=$n tests/vm/run-vm.sh "$k" pks "$out" bench)
 		echo "$verdict"
 		grep '^{' "$out/bench.out" | while read -r line; do
-			echo "bench: $k/$n: $(echo "$line" | jq -r '.figure + " " + (.pattern // "")')" >&2
+			echo "bench: $k/$n: $(echo "$line" | jq -r '(.figure // "guard window") + " " + ((.pattern // .namespace // .access_bytes // "") | tostring)')" >&2
 		done
 		grep -q '^FAIL' <<< "$verdict" && rc=1
 		runs+=("$k:$n:$out/bench.out")

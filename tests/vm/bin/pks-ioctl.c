@@ -8,6 +8,9 @@
  *	map DAXDEV, ask the driver to protect START+LEN with the mapping at
  *	MAPOFF; print the driver's answer; exit 0 if it protected, else the
  *	errno it returned (the range is unprotected again before exit)
+ *   pks-ioctl protect-cost START LEN DAXDEV
+ *	protect START+LEN and unprotect it again; print as JSON the time
+ *	of each, the direct-map entries the protection keyed and their size
  *   pks-ioctl malformed
  *	send bad sizes, reserved bits, pointers and commands to both
  *	devices (the test device's part when it exists); exit 0 when each
@@ -34,7 +37,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/pks.h>
 
@@ -59,46 +62,134 @@ static int test_fd(void)
 	return open_or_exit("/dev/pks-test");
 }
 
+/*
+ * Map DAXDEV far enough to cover @prot's range from @mapoff on and ask the
+ * driver to protect it; return 0 or the errno, with a message in @prot.
+ */
+static int protect_mapped(struct pks_protect *prot, const char *daxdev,
+			  unsigned long long mapoff)
+{
+	size_t maplen;
+	void *map;
+	int dax;
+
+	dax = open(daxdev, O_RDWR);
+	if (dax < 0) {
+		perror(daxdev);
+		exit(2);
+	}
+	maplen = prot->range.len + mapoff;
+	maplen = (maplen + (2 << 20) - 1) & ~((size_t)(2 << 20) - 1);
+	map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, dax, 0);
+	if (map == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	prot->range.addr = (uintptr_t)map + mapoff;
+	return ioctl(dev_fd(), PKS_IOC_PROTECT, prot) < 0 ? errno : 0;
+}
+
+static int unprotect(uint64_t start)
+{
+	struct pks_unprotect unprot = { .size = sizeof(unprot),
+					.start = start };
+
+	if (ioctl(dev_fd(), PKS_IOC_UNPROTECT, &unprot) < 0) {
+		perror("unprotect");
+		return errno;
+	}
+	return 0;
+}
+
 static int do_protect(int argc, char **argv)
 {
 	struct pks_protect prot = { .size = sizeof(prot) };
-	struct pks_unprotect unprot = { .size = sizeof(unprot) };
-	unsigned long long mapoff = argc > 5 ? strtoull(argv[5], NULL, 0) : 0;
-	struct stat st;
-	size_t maplen;
-	void *map;
-	int fd, dax, rc = 0;
+	int rc;
 
 	if (argc < 5)
 		return 2;
 	prot.range.start = strtoull(argv[2], NULL, 0);
 	prot.range.len = strtoull(argv[3], NULL, 0);
-	dax = open(argv[4], O_RDWR);
-	if (dax < 0 || fstat(dax, &st)) {
-		perror(argv[4]);
-		return 2;
-	}
-	/* Map enough of the device to cover the request from MAPOFF on. */
-	maplen = prot.range.len + mapoff;
-	maplen = (maplen + (2 << 20) - 1) & ~((size_t)(2 << 20) - 1);
-	map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, dax, 0);
-	if (map == MAP_FAILED) {
-		perror("mmap");
-		return 2;
-	}
-	prot.range.addr = (uintptr_t)map + mapoff;
-	fd = dev_fd();
-	if (ioctl(fd, PKS_IOC_PROTECT, &prot) < 0)
-		rc = errno;
+	rc = protect_mapped(&prot, argv[4],
+			    argc > 5 ? strtoull(argv[5], NULL, 0) : 0);
 	printf("protect %#llx+%#llx: %s: %s\n",
 	       (unsigned long long)prot.range.start,
 	       (unsigned long long)prot.range.len,
 	       rc ? strerror(rc) : "ok", rc ? prot.message : prot.name);
-	if (!rc) {
-		unprot.start = prot.range.start;
-		if (ioctl(fd, PKS_IOC_UNPROTECT, &unprot) < 0)
-			perror("unprotect");
+	if (!rc)
+		unprotect(prot.range.start);
+	return rc;
+}
+
+static uint64_t keyed_entries(void)
+{
+	struct pks_accounting a = { .size = sizeof(a) };
+
+	if (ioctl(dev_fd(), PKS_IOC_ACCOUNTING, &a)) {
+		perror("pks-ioctl: accounting");
+		exit(1);
 	}
+	return a.counts[PKS_ACCT_KEYED_ENTRIES];
+}
+
+/* The direct-map leaf size of the protected range that starts at @start. */
+static uint64_t leaf_bytes(uint64_t start)
+{
+	struct pks_range_info r[PKS_NR_KEYS];
+	struct pks_list list = { .size = sizeof(list), .nr = PKS_NR_KEYS,
+				 .ranges = (uintptr_t)r };
+	unsigned int i;
+
+	if (ioctl(dev_fd(), PKS_IOC_LIST, &list)) {
+		perror("pks-ioctl: list");
+		exit(1);
+	}
+	for (i = 0; i < list.nr && i < PKS_NR_KEYS; i++)
+		if (r[i].start == start)
+			return r[i].leaf_size;
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+/*
+ * What protecting and unprotecting START+LEN cost the driver: the time
+ * of each ioctl and the direct-map entries it keyed, as one JSON object.
+ */
+static int do_protect_cost(char **argv)
+{
+	struct pks_protect prot = { .size = sizeof(prot) };
+	uint64_t t0, t1, t2, before, keyed, leaf;
+	int rc;
+
+	prot.range.start = strtoull(argv[2], NULL, 0);
+	prot.range.len = strtoull(argv[3], NULL, 0);
+	before = keyed_entries();
+	t0 = now_ns();
+	rc = protect_mapped(&prot, argv[4], 0);
+	t1 = now_ns();
+	if (rc) {
+		fprintf(stderr, "pks-ioctl: protect: %s: %s\n", strerror(rc),
+			prot.message);
+		return rc;
+	}
+	keyed = keyed_entries() - before;
+	leaf = leaf_bytes(prot.range.start);
+	rc = unprotect(prot.range.start);
+	t2 = now_ns();
+	printf("{\"bytes\": %llu, \"protect_ns\": %llu, \"unprotect_ns\": %llu, "
+	       "\"keyed_entries\": %llu, \"leaf_bytes\": %llu, "
+	       "\"keyed_after_unprotect\": %llu}\n",
+	       (unsigned long long)prot.range.len,
+	       (unsigned long long)(t1 - t0), (unsigned long long)(t2 - t1),
+	       (unsigned long long)keyed, (unsigned long long)leaf,
+	       (unsigned long long)(keyed_entries() - before));
 	return rc;
 }
 
@@ -327,11 +418,14 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "protect"))
 		return do_protect(argc, argv);
+	if (argc >= 5 && !strcmp(argv[1], "protect-cost"))
+		return do_protect_cost(argv);
 	if (argc >= 2 && !strcmp(argv[1], "malformed"))
 		return do_malformed();
 	if (argc >= 2 && !strcmp(argv[1], "accounting"))
 		return do_accounting();
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
+		"       protect-cost START LEN DAXDEV |\n"
 		"       stray ADDR KIND [VALUE] | stray-move DST SRC |\n"
 		"       guarded-read ADDR | storm ADDR N | accounting\n");
 	return 2;

@@ -4,20 +4,30 @@
 # pks: the benchmark (make bench, not make check), each comparison side by
 # side in one boot. Guard windows against page-table changes with a TLB
 # flush on every CPU; a 64 MiB process_vm_readv() of a protected mapping
-# against the same unprotected; ext4 -o dax reads and writes, protected
-# against unprotected. The event counts are checked; the times are
-# reported, never asserted.
+# against the same unprotected; a program's own memcpy+persist through its
+# mapping, protected against unprotected; ext4 -o dax reads and writes,
+# protected against unprotected; enable and disable against the
+# namespace's size. The event counts are checked; the times are reported,
+# never asserted.
 . /tests/lib.sh
 
 load_pks
 jq -cn --arg k "$(uname -r)" --arg m "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" \
 	--argjson n "$(nproc)" '{figure: "machine", kernel: $k, cpu_model: $m, vcpus: $n}'
-for n in 1000 10000; do
-	out=$(pks-bench $n) || fail "pks-bench $n"
+# ITERATIONS:ACCESS_BYTES: 8 bytes at two counts, then the access size
+# growing to 2 MiB (fewer iterations, the same bytes' order). A window
+# is two PKRS writes whatever its size; the alternative is a PTE write per
+# page each way and a TLB flush on every CPU each way.
+for run in 1000:8 10000:8 2000:4096 200:65536 10:2097152; do
+	n=${run%%:*} bytes=${run#*:}
+	out=$(pks-bench "$n" "$bytes") || fail "pks-bench $n $bytes"
 	echo "$out"
-	expect_eq "PKRS writes per window" "$(echo "$out" | jq .window_pkrs_writes_per_op)" 2
-	expect_eq "PKRS writes for redundant opens" "$(echo "$out" | jq .redundant_open_pkrs_writes)" 0
-	expect_eq "TLB flushes per PTE round trip" "$(echo "$out" | jq .tlb_flushes_per_op)" "$((2 * $(nproc)))"
+	v() { echo "$out" | jq ".$1"; }
+	pages=$(( (bytes + 4095) / 4096 ))
+	expect_eq "$bytes B: PKRS writes per window" "$(v window_pkrs_writes_per_op)" 2
+	expect_eq "$bytes B: PKRS writes for redundant opens" "$(v redundant_open_pkrs_writes)" 0
+	expect_eq "$bytes B: TLB flushes per PTE round trip" "$(v tlb_flushes_per_op)" "$((2 * $(nproc)))"
+	expect_eq "$bytes B: PTE writes per round trip" "$(v pte_updates_per_op)" "$((2 * pages))"
 done
 
 # process_vm_readv: unprotected nothing is probed; protected, each call
@@ -44,6 +54,23 @@ w=$(on pkrs_writes) sw=$(on context_switches)
 	fail "protected PKRS writes $w, outside [$((2 * calls)), $((2 * calls + 2 * sw))]"
 echo "ok: protected PKRS writes $w for $calls calls and $sw context switches"
 echo "{\"figure\": \"process_vm_readv 64 MiB\", \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(on mb_per_s) / $(off mb_per_s)")}"
+
+# A program's own use of the memory, through its mapping: libpmem2
+# memcpy+persist into 64 MiB of dax0.0 and reads back, unprotected then
+# protected. User page tables carry no supervisor key, so protection must
+# cost nothing here: the driver writes PKRS zero times and takes no fault.
+passes=4
+pks-userbench /dev/dax0.0 $passes > /tmp/user-off.json || fail "unprotected user run"
+pkstool enable dax0.0 || fail "enable"
+pks-userbench /dev/dax0.0 $passes > /tmp/user-on.json || fail "protected user run"
+pkstool disable dax0.0 || fail "disable"
+for prot in off on; do
+	jq -c "{figure: \"user memcpy+persist 64 MiB\", protected: $([ $prot = on ] && echo true || echo false)} + ." /tmp/user-$prot.json
+	for c in pkrs_writes fault_probe_hits; do
+		expect_eq "user run ($prot) $c" "$(jq .$c /tmp/user-$prot.json)" 0
+	done
+done
+echo "{\"figure\": \"user memcpy+persist 64 MiB\", \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(jq .write_mb_per_s /tmp/user-on.json) / $(jq .write_mb_per_s /tmp/user-off.json)")}"
 
 # ext4 -o dax file I/O, unprotected then protected, on one file system:
 # each read or write is one fsdax call with one grant, and every
@@ -83,5 +110,27 @@ while [ $i -le "$(wc -l < /tmp/fs-on.json)" ]; do
 	off=$(sed -n "${i}p" /tmp/fs-off.json) on=$(sed -n "${i}p" /tmp/fs-on.json)
 	echo "{\"figure\": \"ext4 -o dax\", \"pattern\": $(echo "$off" | jq .pattern), \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(echo "$on" | jq .mb_per_s) / $(echo "$off" | jq .mb_per_s)")}"
 	i=$((i + 1))
+done
+
+# What enable and disable cost against the namespace's size: the
+# direct-map entries keyed (counted: the size over the leaf size, all
+# unkeyed again after) and the time of each, three runs per size, on
+# namespaces made afresh of each size.
+ndctl destroy-namespace -f all >/dev/null 2>&1
+for size in 64M 256M 1G; do
+	ndctl create-namespace -r region0 -m devdax -a 2M -s $size >/dev/null ||
+		fail "cannot create a $size devdax namespace"
+	start=$(sysfs_hex /sys/bus/dax/devices/dax0.0/resource)
+	bytes=$(cat /sys/bus/dax/devices/dax0.0/size)
+	for run in 1 2 3; do
+		out=$(pks-ioctl protect-cost "$start" "$bytes" /dev/dax0.0) ||
+			fail "protect-cost $size"
+		echo "$out" | jq -c "{figure: \"enable and disable cost\", namespace: \"$size\", run: $run} + ."
+		leaf=$(echo "$out" | jq .leaf_bytes)
+		[ "$leaf" -gt 0 ] || fail "$size: no leaf size"
+		expect_eq "$size: entries keyed" "$(echo "$out" | jq .keyed_entries)" $((bytes / leaf))
+		expect_eq "$size: entries keyed after disable" "$(echo "$out" | jq .keyed_after_unprotect)" 0
+	done
+	ndctl destroy-namespace -f all >/dev/null 2>&1
 done
 exit 0

@@ -14,7 +14,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define PKS_ABI_VERSION		4
+#define PKS_ABI_VERSION		5
 #define PKS_NR_KEYS		16
 #define PKS_OWNER_LEN		32
 #define PKS_MESSAGE_LEN		128
@@ -298,10 +298,14 @@ enum pks_mode {
  * @redundant_pkrs_writes: out: PKRS writes made by @iterations opens of
  *	an already open key
  * @pte_ns: out: time for @iterations of the alternative without PKS:
- *	make the page writable (PTE change, TLB flush on every CPU), write,
- *	make it inaccessible again (PTE change, flush on every CPU)
+ *	make the buffer writable (a PTE change per page, one TLB flush on
+ *	every CPU), write, make it inaccessible again (the same again)
  * @pte_updates: out: PTE writes those made
  * @tlb_flushes: out: TLB flushes they made (one per CPU per change)
+ * @access_bytes: in: bytes each access writes, a multiple of 8 up to
+ *	PKS_BENCH_MAX_BYTES; 0 means 8. The buffer spans as many pages.
+ *	@iterations times @access_bytes is at most PKS_BENCH_MAX_TOTAL.
+ * @rsvd: in: 0
  */
 struct pks_bench {
 	__u32 size;
@@ -312,7 +316,12 @@ struct pks_bench {
 	__u64 pte_ns;
 	__u64 pte_updates;
 	__u64 tlb_flushes;
+	__u32 access_bytes;
+	__u32 rsvd;
 };
+
+#define PKS_BENCH_MAX_BYTES	(2u << 20)
+#define PKS_BENCH_MAX_TOTAL	(1ull << 30)
 
 #define PKS_FAULT_STACK		6
 #define PKS_SYM_LEN		64
@@ -595,8 +604,8 @@ struct pks_accounting {
 
 /*
  * PKS_TEST_IOC_BENCH: run the comparison in struct pks_bench.
- * Return 0 on success, -EINVAL on a bad size or iteration count, -ENOSPC
- * when no key is free, -ENOMEM.
+ * Return 0 on success, -EINVAL on a bad size, iteration count or access
+ * size, -ENOSPC when no key is free, -ENOMEM.
  */
 #define PKS_TEST_IOC_BENCH	_IOWR(PKS_IOC_MAGIC, 0x43, struct pks_bench)
 
