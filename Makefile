@@ -141,7 +141,24 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 	@mkdir -p $(@D)
 	gcc -O2 -g -std=gnu99 -pthread -Wall -no-pie -o $@ $<
 
+# pkstool built for the ABI before the driver's, for the ABI-mismatch case
+# (tests/vm/cases/abi.sh): only libpks's idea of the ABI differs.
+OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
+			driver/include/uapi/linux/pks.h) - 1)
+
+$(BUILD)/other-abi/libpks.o: lib/libpks.c lib/libpks.h \
+		driver/include/uapi/linux/pks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) -DLIBPKS_ABI_VERSION=$(OTHER_ABI) $(WARNINGS) \
+		$(CFLAGS) -c -o $@ $<
+
+$(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
+		$(BUILD)/other-abi/libpks.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
+
 vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
+	$(BUILD)/vm-bin/pkstool-other-abi \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \

@@ -19,7 +19,7 @@ struct faults_opts {
 };
 
 static const struct argp_option faults_options[] = {
-	{ "follow", 'f', NULL, 0, "Wait for new faults and print them too", 0 },
+	{ "follow", 'F', NULL, 0, "Wait for new faults and print them too", 0 },
 	{ "since", 's', "SEQ", 0, "Start at sequence number SEQ", 0 },
 	{ 0 }
 };
@@ -33,19 +33,20 @@ static error_t faults_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &opts->common;
 		return 0;
-	case 'f':
+	case 'F':
 		opts->follow = true;
 		return 0;
 	case 's':
 		errno = 0;
 		opts->since = strtoull(arg, &end, 0);
 		if (errno || *end || !*arg)
-			argp_error(state, "--since takes a sequence number, not '%s'",
-				   arg);
+			return pkstool_usage(state,
+					     "--since takes a sequence number, not '%s'",
+					     arg);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (opts->ns_name)
-			argp_error(state, "name one namespace");
+			return pkstool_usage(state, "name one namespace");
 		opts->ns_name = arg;
 		return 0;
 	default:
@@ -102,8 +103,8 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	uint64_t dropped, next;
 	int rc;
 
-	if (argp_parse(&faults_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&faults_argp, argc, argv, &opts, &rc))
+		return rc;
 	rc = pkstool_open_driver(ctx, &opts.common, "faults");
 	if (rc)
 		return rc;
@@ -118,7 +119,7 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 		if (rc) {
 			p_err(&opts.common, "faults: reading the fault log: %s",
 			      strerror(-rc));
-			return rc;
+			return PKSTOOL_FAILED;
 		}
 		if (dropped)
 			fprintf(stderr, "pkstool: faults: %" PRIu64 " records before %" PRIu64 " were dropped (the ring holds %d)\n",
@@ -131,5 +132,5 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 		if (opts.follow && !pkstool_stop)
 			pks_faults_wait(ctx, 1000);
 	} while (opts.follow && !pkstool_stop);
-	return 0;
+	return PKSTOOL_DONE;
 }

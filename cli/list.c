@@ -30,8 +30,7 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 		opts->human = true;
 		return 0;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
+		return pkstool_usage(state, "unexpected argument '%s'", arg);
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -51,8 +50,8 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	struct pks_ns *ns;
 	int rc;
 
-	if (argp_parse(&list_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&list_argp, argc, argv, &opts, &rc))
+		return rc;
 	/* Namespaces are listed without the driver too, all unprotected. */
 	rc = pks_driver_status(ctx);
 	if (rc && rc != -ENOENT)
@@ -61,12 +60,12 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	if (rc) {
 		p_err(&opts.common, "list: reading namespaces: %s",
 		      strerror(-rc));
-		return rc;
+		return PKSTOOL_FAILED;
 	}
 	array = json_object_new_array();
 	pks_ns_foreach(ctx, ns)
 		json_object_array_add(array, pks_ns_to_json(ns, opts.human));
 	display_json_array(array);
 	json_object_put(array);
-	return 0;
+	return PKSTOOL_DONE;
 }

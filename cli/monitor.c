@@ -44,12 +44,13 @@ static error_t monitor_parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_ARG:
 		if (opts->ns_name)
-			argp_error(state, "name one namespace");
+			return pkstool_usage(state, "name one namespace");
 		opts->ns_name = arg;
 		return 0;
 	case ARGP_KEY_END:
 		if (opts->daemon && !opts->log)
-			argp_error(state, "--daemon needs --log FILE or --log syslog");
+			return pkstool_usage(state,
+					     "--daemon needs --log FILE or --log syslog");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -87,8 +88,8 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	FILE *out = stdout;
 	int rc;
 
-	if (argp_parse(&monitor_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&monitor_argp, argc, argv, &opts, &rc))
+		return rc;
 	rc = pkstool_open_driver(ctx, &opts.common, "monitor");
 	if (rc)
 		return rc;
@@ -102,16 +103,14 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	} else if (opts.log) {
 		out = fopen(opts.log, "ae");
 		if (!out) {
-			rc = -errno;
 			p_err(&opts.common, "monitor: opening %s: %s", opts.log,
 			      strerror(errno));
-			return rc;
+			return PKSTOOL_FAILED;
 		}
 	}
 	if (opts.daemon && daemon(0, 0)) {
-		rc = -errno;
 		p_err(&opts.common, "monitor: daemon: %s", strerror(errno));
-		return rc;
+		return PKSTOOL_FAILED;
 	}
 	pkstool_catch_stop_signals();
 
@@ -156,5 +155,5 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	if (!out)
 		closelog();
 	fprintf(stderr, "pkstool: monitor: stopped\n");
-	return rc;
+	return rc ? PKSTOOL_FAILED : PKSTOOL_DONE;
 }

@@ -20,6 +20,14 @@
 
 #include "libpks.h"
 
+/*
+ * The driver ABI this library speaks: the uapi header's, unless a build
+ * for the ABI-mismatch test (tests/vm/cases/abi.sh) sets another.
+ */
+#ifndef LIBPKS_ABI_VERSION
+#define LIBPKS_ABI_VERSION PKS_ABI_VERSION
+#endif
+
 struct pks_key {
 	struct pks_ctx *ctx;
 	struct pks_key_info info;
@@ -53,7 +61,8 @@ struct pks_ns {
 struct pks_ctx {
 	int refcount;
 	int fd;
-	int open_err;		/* -errno from open(), 0 when open */
+	int open_err;		/* -errno from open() or the ABI check */
+	unsigned int driver_abi;	/* the driver's ABI, 0 until known */
 	int log_priority;
 	const char *device;
 	int test_fd;		/* the test module's device, -1 until opened */
@@ -108,6 +117,8 @@ static int pks_log_priority_from_env(void)
 	return (*end || prio < 0) ? LOG_ERR : (int)prio;
 }
 
+static void pks_check_abi(struct pks_ctx *ctx);
+
 int pks_new(struct pks_ctx **out)
 {
 	struct pks_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -127,6 +138,8 @@ int pks_new(struct pks_ctx **out)
 	ctx->open_err = ctx->fd < 0 ? -errno : 0;
 	pks_log(ctx, LOG_DEBUG, "open %s: %s\n", ctx->device,
 		strerror(-ctx->open_err));
+	if (!ctx->open_err)
+		pks_check_abi(ctx);
 	*out = ctx;
 	return 0;
 }
@@ -218,6 +231,32 @@ static int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
 	info->nr_cpus = nr_cpus;
 	info->cpus = (uintptr_t)cpus;
 	return pks_call(ctx, PKS_IOC_GET_INFO, info);
+}
+
+/*
+ * At open: ask the driver for its ABI. A driver of another ABI answers
+ * with its version, also when it refuses our struct's size; every call
+ * on this context then fails with -EPROTO. Another error (a device that
+ * is not the driver) is left for the calls to report.
+ */
+static void pks_check_abi(struct pks_ctx *ctx)
+{
+	struct pks_info info;
+	int rc = pks_get_info(ctx, &info, NULL, 0);
+
+	if (rc && rc != -EINVAL)
+		return;
+	ctx->driver_abi = info.abi_version;
+	if (info.abi_version && info.abi_version != LIBPKS_ABI_VERSION) {
+		pks_log(ctx, LOG_ERR, "%s: driver ABI %u, libpks needs %u\n",
+			ctx->device, info.abi_version, LIBPKS_ABI_VERSION);
+		ctx->open_err = -EPROTO;
+	}
+}
+
+unsigned int pks_get_lib_abi_version(void)
+{
+	return LIBPKS_ABI_VERSION;
 }
 
 int pks_driver_status(struct pks_ctx *ctx)
@@ -343,7 +382,7 @@ uint64_t pks_path_get_missed(struct pks_path *path)
 
 unsigned int pks_get_abi_version(struct pks_ctx *ctx)
 {
-	return ctx->info.abi_version;
+	return ctx->driver_abi;
 }
 
 uint32_t pks_get_default_pkrs(struct pks_ctx *ctx)
@@ -598,7 +637,7 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 	int rc;
 
 	/* Without the driver, every namespace is simply unprotected. */
-	if (ctx->open_err)
+	if (ctx->open_err == -ENOENT)
 		return 0;
 	rc = pks_call(ctx, PKS_IOC_LIST, &list);
 	if (rc)

@@ -30,12 +30,16 @@ void pks_set_log_priority(struct pks_ctx *ctx, int priority);
 bool pks_cpu_has_pks(void);
 
 /* 0 when the driver answers; -ENOENT when the device is absent, -EACCES
- * when it cannot be opened, or the error its first ioctl returned. */
+ * when it cannot be opened, -EPROTO when the driver speaks another ABI
+ * (see pks_get_abi_version()), or the error its first ioctl returned. */
 int pks_driver_status(struct pks_ctx *ctx);
+/* The driver ABI (PKS_ABI_VERSION) this libpks was built for. */
+unsigned int pks_get_lib_abi_version(void);
 const char *pks_device_path(struct pks_ctx *ctx);
 
 /* Snapshot of the driver's state; the key and cpu lists read from it. */
 int pks_refresh(struct pks_ctx *ctx);
+/* The loaded driver's ABI, learnt at pks_new(); 0 when unknown. */
 unsigned int pks_get_abi_version(struct pks_ctx *ctx);
 uint32_t pks_get_default_pkrs(struct pks_ctx *ctx);
 bool pks_fault_hook_active(struct pks_ctx *ctx);	/* callbacks, relaxed */

@@ -67,6 +67,7 @@ Test(libpks, absent_device)
 	cr_expect_null(pks_key_get_first(ctx));
 	cr_expect_null(pks_cpu_get_first(ctx));
 	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, NULL, 0), -ENOENT);
+	cr_expect_eq(pks_get_abi_version(ctx), 0);
 	pks_unref(ctx);
 }
 
@@ -111,4 +112,10 @@ Test(libpks, refcount)
 	pks_unref(ctx);
 	cr_expect_null(pks_ref(NULL));
 	pks_unref(NULL);
+}
+
+Test(libpks, lib_abi_is_the_headers)
+{
+	cr_expect_eq(pks_get_lib_abi_version(), PKS_ABI_VERSION);
+	cr_expect_gt(pks_get_lib_abi_version(), 0);
 }

@@ -12,7 +12,7 @@ load_pks
 expect_eq "/dev/pks mode" "$(stat -c %a /dev/pks)" 600
 expect_eq "cpu supports pks" "$(info_json .cpu_supports_pks)" true
 expect_eq "driver loaded" "$(info_json .driver.loaded)" true
-expect_eq "abi" "$(info_json .driver.abi_version)" 4
+expect_eq "abi" "$(info_json .driver.abi_version)" 5
 expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
 expect_eq "fault log" "$(info_json .driver.fault_log)" true
 n=$(nproc)

@@ -15,26 +15,27 @@ expect_eq "unprotected at first" "$(ns_json "$DAX_NS" .protected)" false
 
 for name in "$DAX_NS" dax0.0 /dev/dax0.0; do
 	out=$(pkstool enable "$name" 2>&1) || fail "enable $name: $out"
-	echo "$out" | grep -q 'enabled 1 namespace, 0 already enabled, 0 refused' ||
+	echo "$out" | grep -q '1 enabled, 0 already, 0 changed, 0 refused' ||
 		fail "enable summary: $out"
 	expect_eq "protected" "$(ns_json "$DAX_NS" .protected)" true
 	key=$(ns_json "$DAX_NS" .key)
 	expect_eq "key owner" "$(info_json ".keys[$key].owner")" dax0.0
 	out=$(pkstool enable "$name" 2>&1) || fail "second enable: $out"
-	echo "$out" | grep -q 'enabled 0 namespaces, 1 already enabled, 0 refused' ||
+	echo "$out" | grep -q '0 enabled, 1 already, 0 changed, 0 refused' ||
 		fail "second enable summary: $out"
 	expect_rc 0 pkstool test stray-write "$name"
 	out=$(pkstool test protect "$name")
 	echo "$out" | grep -q '^\[SKIP\] protect: the namespace is protected already' ||
 		fail "protect case on a protected namespace: $out"
 	out=$(pkstool disable "$name" 2>&1) || fail "disable $name: $out"
-	echo "$out" | grep -q 'disabled 1 namespace, 0 already disabled, 0 refused' ||
+	echo "$out" | grep -q '1 disabled, 0 not-protected, 0 refused' ||
 		fail "disable summary: $out"
 	expect_eq "unprotected" "$(ns_json "$DAX_NS" .protected)" false
 	expect_eq "key freed" "$(info_json ".keys[$key].state")" free
 done
 out=$(pkstool disable dax0.0 2>&1) || fail "disable when not enabled: $out"
-echo "$out" | grep -q '1 already disabled' || fail "disable twice: $out"
+echo "$out" | grep -q '0 disabled, 1 not-protected, 0 refused' ||
+	fail "disable twice: $out"
 
 expect_rc 0 pkstool test protect dax0.0
 expect_rc 0 pkstool test stray-write
