@@ -40,7 +40,7 @@ CLI_SRC		:= $(wildcard cli/*.c)
 CLI_HDR		:= cli/builtin.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
-MAN_SRC		:= $(wildcard man/pkstool*.txt)
+MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean
 
@@ -80,12 +80,20 @@ module: $(DRIVER_SRC)
 	@cp -r driver/. $(BUILD)/module/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules
 
-man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8)
+man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8) $(BUILD)/man/pkstool-json.7
 
-$(BUILD)/man/%.8: man/%.txt $(wildcard man/*-option.txt)
+MAN_INC		:= $(wildcard man/*-option*.txt) man/exit-status.txt \
+		   man/namespace-arg.txt
+MAN_CMD		= asciidoctor -b manpage -a mansource=pkstool \
+		  -a manversion=$(VERSION) -o $@ $<
+
+$(BUILD)/man/%.8: man/%.txt $(MAN_INC)
 	@mkdir -p $(@D)
-	asciidoctor -b manpage -a mansource=pkstool -a manversion=$(VERSION) \
-		-o $@ $<
+	$(MAN_CMD)
+
+$(BUILD)/man/%.7: man/%.txt $(MAN_INC)
+	@mkdir -p $(@D)
+	$(MAN_CMD)
 
 check: deps
 	tests/run-all.sh

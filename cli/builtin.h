@@ -82,5 +82,9 @@ struct json_object *pks_path_to_json(struct pks_path *path);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 struct json_object *pks_fault_to_json(const struct pks_fault *f);
+struct json_object *pks_fault_event_to_json(const struct pks_fault *f,
+					    uint64_t dropped);
+size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len);
+void pks_time_to_text(uint64_t ns, char *buf, size_t len);
 
 #endif /* _PKSTOOL_BUILTIN_H_ */

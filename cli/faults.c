@@ -64,42 +64,48 @@ static const struct argp faults_argp = {
 
 static void fault_print_text(const struct pks_fault *f)
 {
-	printf("%" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s\n",
-	       (uint64_t)f->seq, f->cpu, f->comm, f->pid,
+	char when[48];
+
+	pks_time_to_text(f->time_ns, when, sizeof(when));
+	printf("%s %" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s\n",
+	       when, (uint64_t)f->seq, f->cpu, f->comm, f->pid,
 	       f->flags & PKS_FAULT_F_WRITE ? "write" : "read", f->owner,
 	       (uint64_t)f->offset, f->key, pks_fault_outcome_name(f->outcome),
 	       f->ip);
 }
 
-/* Print one batch: an array in JSON mode (one line when following). */
-static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts)
+/*
+ * Print one batch: text lines; with --json one array, or when following
+ * one object per line (a stream has no end to close an array at).
+ */
+static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts,
+			 struct json_object *array)
 {
-	struct json_object *array = json_object_new_array();
 	const struct pks_fault *f;
+	struct json_object *jf;
 
 	pks_fault_foreach(ctx, f) {
 		if (!pks_fault_matches(f, opts->chardev))
 			continue;
-		if (opts->common.json)
-			json_object_array_add(array, pks_fault_to_json(f));
-		else
+		if (!opts->common.json) {
 			fault_print_text(f);
-	}
-	if (opts->common.json && opts->follow) {
-		if (json_object_array_length(array))
-			printf("%s\n", json_object_to_json_string_ext(array,
-			       JSON_C_TO_STRING_PLAIN |
-			       JSON_C_TO_STRING_NOSLASHESCAPE));
-	} else if (opts->common.json) {
-		display_json_array(array);
+			continue;
+		}
+		jf = pks_fault_to_json(f);
+		if (opts->follow) {
+			display_json_line(stdout, jf);
+			json_object_put(jf);
+		} else {
+			json_object_array_add(array, jf);
+		}
 	}
 	fflush(stdout);
-	json_object_put(array);
 }
 
 int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct faults_opts opts = { .since = 1 };
+	struct json_object *array;
 	uint64_t dropped, next;
 	int rc;
 
@@ -113,18 +119,20 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	if (rc)
 		return rc;
 	pkstool_catch_stop_signals();
+	array = json_object_new_array();
 	next = opts.since;
 	do {
 		rc = pks_faults_refresh(ctx, next, &dropped);
 		if (rc) {
 			p_err(&opts.common, "faults: reading the fault log: %s",
 			      strerror(-rc));
+			json_object_put(array);
 			return PKSTOOL_FAILED;
 		}
 		if (dropped)
 			fprintf(stderr, "pkstool: faults: %" PRIu64 " records before %" PRIu64 " were dropped (the ring holds %d)\n",
 				dropped, next + dropped, PKS_FAULT_RING);
-		faults_print(ctx, &opts);
+		faults_print(ctx, &opts, array);
 		next = pks_faults_get_next_seq(ctx);
 		/* A full batch may have more behind it: read again first. */
 		if (pks_fault_get_first(ctx))
@@ -132,5 +140,8 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 		if (opts.follow && !pkstool_stop)
 			pks_faults_wait(ctx, 1000);
 	} while (opts.follow && !pkstool_stop);
+	if (opts.common.json && !opts.follow)
+		display_json_array(array);
+	json_object_put(array);
 	return PKSTOOL_DONE;
 }

@@ -78,23 +78,42 @@ struct json_object *pks_path_to_json(struct pks_path *path)
 	return jpath;
 }
 
-/* -u: sizes as "1008.00 MiB (1.06 GB)", like ndctl's util_json_object_size. */
+/*
+ * A size for people, in the form ndctl list -u prints ("502.00 MiB
+ * (526.39 MB)"): each half in its own largest unit; small sizes stay
+ * numbers of bytes.
+ */
+size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGTPE";
+	double bin = bytes, dec = bytes;
+	int b = -1, d = -1;
+
+	if (bytes < 5000)
+		return snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	while (bin >= 1024 && b < 5) {
+		bin /= 1024;
+		b++;
+	}
+	while (dec >= 1000 && d < 5) {
+		dec /= 1000;
+		d++;
+	}
+	return snprintf(buf, len, "%.2f %ciB (%.2f %cB)", bin, units[b], dec,
+			units[d]);
+}
+
 static int size_to_human(struct json_object *jobj, struct printbuf *pb,
 			 int level, int flags)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	uint64_t bytes = json_object_get_uint64(jobj);
-	double v = bytes, dec = bytes / 1e9;
-	char buf[64];
-	int u = 0;
+	char text[48], buf[52];
 
 	(void)level;
 	(void)flags;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, sizeof(buf), "\"%.2f %s (%.2f GB)\"", v, units[u], dec);
+	pks_size_to_human(bytes, text, sizeof(text));
+	/* Small sizes stay JSON numbers, as in ndctl. */
+	snprintf(buf, sizeof(buf), bytes < 5000 ? "%s" : "\"%s\"", text);
 	return printbuf_memappend(pb, buf, strlen(buf));
 }
 
@@ -125,6 +144,8 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 		return NULL;
 	json_object_object_add(jns, "dev",
 			       json_object_new_string(pks_ns_get_name(ns)));
+	json_object_object_add(jns, "region",
+			       json_object_new_string(pks_ns_get_region(ns)));
 	json_object_object_add(jns, "mode",
 			       json_object_new_string(pks_ns_get_mode(ns)));
 	json_object_object_add(jns, "size",
@@ -150,17 +171,24 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 	return jns;
 }
 
-static struct json_object *time_to_json(uint64_t ns)
+/* A record's time as ISO 8601 UTC with microseconds, for JSON and text. */
+void pks_time_to_text(uint64_t ns, char *buf, size_t len)
 {
 	time_t secs = ns / 1000000000;
 	struct tm tm;
-	char buf[48];
 	size_t n;
 
 	gmtime_r(&secs, &tm);
-	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, sizeof(buf) - n, ".%06lluZ",
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%06lluZ",
 		 (unsigned long long)(ns % 1000000000) / 1000);
+}
+
+static struct json_object *time_to_json(uint64_t ns)
+{
+	char buf[48];
+
+	pks_time_to_text(ns, buf, sizeof(buf));
 	return json_object_new_string(buf);
 }
 
@@ -194,4 +222,31 @@ struct json_object *pks_fault_to_json(const struct pks_fault *f)
 				      json_object_new_string(f->stack[i]));
 	json_object_object_add(jf, "stack", jstack);
 	return jf;
+}
+
+/*
+ * One monitor event: a fault (@f) or a count of records the ring dropped
+ * (@f NULL). Both carry every key, null where it does not apply, so a
+ * consumer reads one shape.
+ */
+struct json_object *pks_fault_event_to_json(const struct pks_fault *f,
+					    uint64_t dropped)
+{
+	static const struct pks_fault blank;
+	struct json_object *jev = json_object_new_object();
+	struct json_object *jf = pks_fault_to_json(f ? f : &blank);
+
+	if (!jev || !jf) {
+		json_object_put(jev);
+		json_object_put(jf);
+		return NULL;
+	}
+	json_object_object_add(jev, "event",
+			       json_object_new_string(f ? "fault" : "dropped"));
+	json_object_object_add(jev, "dropped", f ? NULL :
+			       json_object_new_uint64(dropped));
+	json_object_object_foreach(jf, key, val)
+		json_object_object_add(jev, key, f ? json_object_get(val) : NULL);
+	json_object_put(jf);
+	return jev;
 }

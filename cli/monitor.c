@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pkstool monitor: a long-running watcher, like ndctl monitor. Each new
- * stray access becomes one JSON object on one line, on stdout, in a log
- * file or in syslog.
+ * stray access becomes one line, on stdout, in a log file or in syslog:
+ * text, or with --json one JSON object (JSON lines).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -61,29 +61,49 @@ static const struct argp monitor_argp = {
 	.options = monitor_options,
 	.parser = monitor_parse,
 	.args_doc = "[NAMESPACE]",
-	.doc = "Watch for stray accesses and log each as one JSON object per "
-	       "line, until SIGTERM or SIGINT.",
+	.doc = "Watch for stray accesses and log each on one line (with "
+	       "--json, one JSON object per line), until SIGTERM or SIGINT.",
 	.children = pkstool_common_children,
 };
 
-static void monitor_emit(FILE *out, struct json_object *event)
+static void monitor_emit(FILE *out, bool json, const struct pks_fault *f,
+			 uint64_t dropped)
 {
-	const char *line = json_object_to_json_string_ext(event,
-			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	struct json_object *event = NULL;
+	char buf[512], when[48];
+	const char *line = buf;
 
+	if (json) {
+		event = pks_fault_event_to_json(f, dropped);
+		line = json_object_to_json_string_ext(event,
+				JSON_C_TO_STRING_PLAIN |
+				JSON_C_TO_STRING_NOSLASHESCAPE);
+	} else if (f) {
+		pks_time_to_text(f->time_ns, when, sizeof(when));
+		snprintf(buf, sizeof(buf),
+			 "%s fault %" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s",
+			 when, (uint64_t)f->seq, f->cpu, f->comm, f->pid,
+			 f->flags & PKS_FAULT_F_WRITE ? "write" : "read",
+			 f->owner, (uint64_t)f->offset, f->key,
+			 pks_fault_outcome_name(f->outcome), f->ip);
+	} else {
+		snprintf(buf, sizeof(buf),
+			 "dropped %" PRIu64 " records (the ring was full)",
+			 dropped);
+	}
 	if (out) {
 		fprintf(out, "%s\n", line);
 		fflush(out);
 	} else {
 		syslog(LOG_WARNING, "%s", line);
 	}
+	json_object_put(event);
 }
 
 int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct monitor_opts opts = { 0 };
 	const struct pks_fault *f;
-	struct json_object *event;
 	uint64_t next, dropped;
 	FILE *out = stdout;
 	int rc;
@@ -127,24 +147,11 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 		rc = pks_faults_refresh(ctx, next, &dropped);
 		if (rc)
 			break;
-		if (dropped) {
-			event = json_object_new_object();
-			json_object_object_add(event, "event",
-					       json_object_new_string("dropped"));
-			json_object_object_add(event, "count",
-					       json_object_new_uint64(dropped));
-			monitor_emit(out, event);
-			json_object_put(event);
-		}
-		pks_fault_foreach(ctx, f) {
-			if (!pks_fault_matches(f, opts.chardev))
-				continue;
-			event = pks_fault_to_json(f);
-			json_object_object_add(event, "event",
-					       json_object_new_string("fault"));
-			monitor_emit(out, event);
-			json_object_put(event);
-		}
+		if (dropped)
+			monitor_emit(out, opts.common.json, NULL, dropped);
+		pks_fault_foreach(ctx, f)
+			if (pks_fault_matches(f, opts.chardev))
+				monitor_emit(out, opts.common.json, f, 0);
 		next = pks_faults_get_next_seq(ctx);
 	}
 	if (rc)

@@ -47,10 +47,11 @@ struct pks_ns {
 	struct pks_ctx *ctx;
 	struct pks_ns *next;
 	char name[64];
+	char region[64];
 	char chardev[64];	/* "" unless devdax */
 	char blockdev[64];	/* "" unless fsdax */
 	const char *mode;
-	uint64_t size;
+	uint64_t size;		/* usable: what ndctl list -N calls size */
 	uint64_t resource;
 	uint64_t range_size;
 	int key;		/* -1 when unprotected */
@@ -76,7 +77,6 @@ struct pks_ctx {
 	unsigned int nr_cpus;
 	bool loaded;		/* info/keys/cpus hold a snapshot */
 	struct pks_ns *namespaces;
-	bool scanned;
 	struct pks_fault *faults;	/* the last pks_faults_refresh() */
 	unsigned int nr_faults;
 	uint64_t next_fault;
@@ -119,6 +119,16 @@ static int pks_log_priority_from_env(void)
 
 static void pks_check_abi(struct pks_ctx *ctx);
 
+static void pks_ns_free_all(struct pks_ctx *ctx)
+{
+	while (ctx->namespaces) {
+		struct pks_ns *next = ctx->namespaces->next;
+
+		free(ctx->namespaces);
+		ctx->namespaces = next;
+	}
+}
+
 int pks_new(struct pks_ctx **out)
 {
 	struct pks_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -159,12 +169,7 @@ void pks_unref(struct pks_ctx *ctx)
 		close(ctx->fd);
 	if (ctx->test_fd >= 0)
 		close(ctx->test_fd);
-	while (ctx->namespaces) {
-		struct pks_ns *next = ctx->namespaces->next;
-
-		free(ctx->namespaces);
-		ctx->namespaces = next;
-	}
+	pks_ns_free_all(ctx);
 	free(ctx->cpus);
 	free(ctx->faults);
 	free(ctx);
@@ -580,7 +585,8 @@ static const char *pks_ns_mode_name(struct ndctl_namespace *ndns)
 	}
 }
 
-static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
+/* Returns 0 or -ENOMEM: a namespace is never dropped silently. */
+static int pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 {
 	struct daxctl_region *region;
 	struct daxctl_dev *dev;
@@ -590,36 +596,51 @@ static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 
 	ns = calloc(1, sizeof(*ns));
 	if (!ns)
-		return;
+		return -ENOMEM;
 	ns->ctx = ctx;
 	ns->key = -1;
 	ns->prot_mode = -1;
 	snprintf(ns->name, sizeof(ns->name), "%s",
 		 ndctl_namespace_get_devname(ndns));
+	snprintf(ns->region, sizeof(ns->region), "%s",
+		 ndctl_region_get_devname(ndctl_namespace_get_region(ndns)));
 	ns->mode = pks_ns_mode_name(ndns);
 	ns->size = ndctl_namespace_get_size(ndns);
 	ns->resource = ndctl_namespace_get_resource(ndns);
 	ns->range_size = ns->size;
 	dax = ndctl_namespace_get_dax(ndns);
+	if (dax && ndctl_dax_get_size(dax))
+		ns->size = ndctl_dax_get_size(dax);
 	region = dax ? ndctl_dax_get_daxctl_region(dax) : NULL;
 	if (region) {
 		daxctl_dev_foreach(region, dev) {
 			if (!daxctl_dev_get_size(dev))
 				continue;
-			snprintf(ns->chardev, sizeof(ns->chardev), "%s",
-				 daxctl_dev_get_devname(dev));
 			ns->resource = daxctl_dev_get_resource(dev);
 			ns->range_size = daxctl_dev_get_size(dev);
+			/*
+			 * Reconfigured to system-ram (kmem): hotplugged
+			 * memory, no dax device, nothing to protect.
+			 */
+			if (daxctl_dev_get_memory(dev)) {
+				ns->mode = "system-ram";
+				break;
+			}
+			snprintf(ns->chardev, sizeof(ns->chardev), "%s",
+				 daxctl_dev_get_devname(dev));
 			break;
 		}
 	}
 	pfn = ndctl_namespace_get_pfn(ndns);
+	if (pfn && ndctl_pfn_get_size(pfn))
+		ns->size = ndctl_pfn_get_size(pfn);
 	if (pfn && ndctl_pfn_get_block_device(pfn))
 		snprintf(ns->blockdev, sizeof(ns->blockdev), "%s",
 			 ndctl_pfn_get_block_device(pfn));
 	for (tail = &ctx->namespaces; *tail; tail = &(*tail)->next)
 		;
 	*tail = ns;
+	return 0;
 }
 
 /* Read protected ranges and mark the namespaces they belong to. */
@@ -665,6 +686,10 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Every scan starts afresh, from a new libndctl context (whose own
+ * sysfs cache would hide namespaces created or destroyed since).
+ */
 int pks_ns_scan(struct pks_ctx *ctx)
 {
 	struct ndctl_ctx *nctx;
@@ -673,19 +698,29 @@ int pks_ns_scan(struct pks_ctx *ctx)
 	struct ndctl_namespace *ndns;
 	int rc;
 
-	if (!ctx->scanned) {
-		rc = ndctl_new(&nctx);
-		if (rc)
-			return rc < 0 ? rc : -ENOMEM;
-		ndctl_bus_foreach(nctx, bus)
-			ndctl_region_foreach(bus, region)
-				ndctl_namespace_foreach(region, ndns)
-					if (ndctl_namespace_get_size(ndns))
-						pks_ns_add(ctx, ndns);
-		ndctl_unref(nctx);
-		ctx->scanned = true;
+	pks_ns_free_all(ctx);
+	rc = ndctl_new(&nctx);
+	if (rc)
+		return rc < 0 ? rc : -ENOMEM;
+	ndctl_bus_foreach(nctx, bus)
+		ndctl_region_foreach(bus, region)
+			ndctl_namespace_foreach(region, ndns) {
+				if (!ndctl_namespace_get_size(ndns))
+					continue;
+				rc = pks_ns_add(ctx, ndns);
+				if (rc)
+					goto out;
+			}
+out:
+	ndctl_unref(nctx);
+	if (rc) {
+		pks_ns_free_all(ctx);
+		return rc;
 	}
-	return pks_ns_read_keys(ctx);
+	rc = pks_ns_read_keys(ctx);
+	if (rc)
+		pks_ns_free_all(ctx);
+	return rc;
 }
 
 struct pks_ns *pks_ns_get_first(struct pks_ctx *ctx)
@@ -720,6 +755,11 @@ const char *pks_ns_get_name(struct pks_ns *ns)
 const char *pks_ns_get_mode(struct pks_ns *ns)
 {
 	return ns->mode;
+}
+
+const char *pks_ns_get_region(struct pks_ns *ns)
+{
+	return ns->region;
 }
 
 bool pks_ns_is_devdax(struct pks_ns *ns)
@@ -1006,6 +1046,8 @@ int pks_ns_unprotect(struct pks_ns *ns)
 	if (rc)
 		return rc;
 	ns->key = -1;
+	ns->prot_mode = -1;
+	ns->faults = 0;
 	return 0;
 }
 

@@ -100,13 +100,17 @@ struct pks_ns *pks_ns_get_next(struct pks_ns *ns);
 	for (ns = pks_ns_get_first(ctx); ns; ns = pks_ns_get_next(ns))
 struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident);
 const char *pks_ns_get_name(struct pks_ns *ns);
-const char *pks_ns_get_mode(struct pks_ns *ns);	/* devdax, fsdax, ... */
+/* devdax, fsdax, sector, raw, system-ram (a devdax namespace given to
+ * the kernel as memory with daxctl reconfigure-device) or unknown */
+const char *pks_ns_get_mode(struct pks_ns *ns);
+const char *pks_ns_get_region(struct pks_ns *ns);	/* "region0" */
 bool pks_ns_is_devdax(struct pks_ns *ns);
 const char *pks_ns_get_chardev(struct pks_ns *ns);	/* NULL unless devdax */
 const char *pks_ns_get_blockdev(struct pks_ns *ns);	/* NULL unless fsdax */
 /* The device a protection is named after: chardev or blockdev, or NULL. */
 const char *pks_ns_get_device(struct pks_ns *ns);
 bool pks_ns_can_protect(struct pks_ns *ns);		/* devdax or fsdax */
+/* The usable size, as ndctl list -N shows it (after metadata). */
 uint64_t pks_ns_get_size(struct pks_ns *ns);
 /*
  * The physical range: the dax device's for devdax, the protected data

@@ -70,6 +70,15 @@ else
 	echo "FAIL lint/clang: clang build has warnings or errors"
 fi
 
+# pkstool's JSON without a driver matches tests/schema, and the schemas
+# refuse documents that break the contract (pkstool-json(7)).
+if out=$(tests/schema/validate.py host "$build/pkstool" 2>&1); then
+	echo "PASS lint/schemas"
+else
+	echo "$out" >&2
+	echo "FAIL lint/schemas: see the report above"
+fi
+
 # Docs agree with the code: every command has its man page and README line
 # (help and version are described in pkstool(8)), every test case is in
 # pkstool-test(8).

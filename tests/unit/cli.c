@@ -267,16 +267,95 @@ Test(cli, enable_without_driver_is_unsupported)
 	cr_expect_str_empty(res.out);
 }
 
-Test(cli, list_without_driver_is_an_array)
+/* Parse stdout as JSON: an array whose every element is an object. */
+static struct json_object *array_of_objects(const struct cmd_result *r)
+{
+	struct json_object *root = json_tokener_parse(r->out);
+	size_t i;
+
+	cr_assert(root && json_object_is_type(root, json_type_array),
+		  "not an array: %s", r->out);
+	for (i = 0; i < json_object_array_length(root); i++)
+		cr_assert(json_object_is_type(json_object_array_get_idx(root, i),
+					      json_type_object),
+			  "element %zu is not an object: %s", i, r->out);
+	return root;
+}
+
+/* Namespaces are listed without the driver: text by default, -j JSON. */
+Test(cli, list_without_driver)
 {
 	struct json_object *root;
 
 	RUN(&res, NO_DEVICE, "list");
 	cr_assert_eq(res.status, 0, "%s", res.err);
-	root = json_tokener_parse(res.out);
-	cr_assert(root && json_object_is_type(root, json_type_array),
-		  "%s", res.out);
+	cr_expect_neq(res.out[0], '[', "text by default: %s", res.out);
+	RUN(&res, NO_DEVICE, "list", "-j");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
 	json_object_put(root);
+	RUN(&res, NO_DEVICE, "list", "-n", "no-such-ns");
+	cr_expect_eq(res.status, 1, "%s", res.err);
+	cr_expect(strstr(res.err, "pkstool: list: no namespace 'no-such-ns'"),
+		  "%s", res.err);
+}
+
+/* Without the driver nothing is protected: disable --all is done. */
+Test(cli, disable_all_without_driver_is_done)
+{
+	struct json_object *root;
+
+	RUN(&res, NO_DEVICE, "disable", "--all", "--json");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
+	json_object_put(root);
+	RUN(&res, NO_DEVICE, "enable", "--all", "--json");
+	cr_expect_eq(res.status, 77, "%s", res.err);
+	cr_expect_str_empty(res.out);
+}
+
+/* version and help: arrays of objects with fixed keys. */
+Test(cli, version_and_help_json)
+{
+	struct json_object *root, *obj, *v;
+	size_t i;
+
+	RUN(&res, NO_DEVICE, "version", "--json");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
+	cr_assert_eq(json_object_array_length(root), 1);
+	obj = json_object_array_get_idx(root, 0);
+	cr_assert(json_object_object_get_ex(obj, "version", &v));
+	cr_expect(json_object_is_type(v, json_type_string));
+	cr_assert(json_object_object_get_ex(obj, "abi_version", &v));
+	cr_expect_eq(json_object_get_int(v), PKS_ABI_VERSION);
+	json_object_put(root);
+	RUN(&res, NO_DEVICE, "version");
+	cr_expect_neq(res.out[0], '[', "%s", res.out);
+
+	RUN(&res, NO_DEVICE, "help", "-j");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
+	cr_assert_eq(json_object_array_length(root), NR_CMDS);
+	for (i = 0; i < NR_CMDS; i++) {
+		obj = json_object_array_get_idx(root, i);
+		cr_assert(json_object_object_get_ex(obj, "command", &v));
+		cr_expect_str_eq(json_object_get_string(v), all_cmds[i]);
+		cr_expect(json_object_object_get_ex(obj, "summary", &v));
+	}
+	json_object_put(root);
+}
+
+/* Usage errors print nothing on stdout, in JSON mode too. */
+Test(cli, usage_error_in_json_mode)
+{
+	RUN(&res, NO_DEVICE, "enable", "--json");
+	cr_expect_eq(res.status, 2);
+	cr_expect_str_empty(res.out);
+	RUN(&res, NO_DEVICE, "enable", "--mode", "lax", "dax0.0");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "pkstool: enable: unknown mode 'lax'"),
+		  "%s", res.err);
 }
 
 Test(cli, version_rejects_arguments)
