@@ -136,6 +136,11 @@ $(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(BUILD)/libpks.a
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
 		-lpmem2 $(NDCTL_LIBS)
 
+$(BUILD)/vm-bin/pks-rescan: tests/vm/bin/pks-rescan.c $(BUILD)/libpks.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
+		$(NDCTL_LIBS)
+
 $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
@@ -166,7 +171,7 @@ $(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
 	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
 
 vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
-	$(BUILD)/vm-bin/pkstool-other-abi \
+	$(BUILD)/vm-bin/pkstool-other-abi $(BUILD)/vm-bin/pks-rescan \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \

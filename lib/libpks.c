@@ -65,6 +65,7 @@ struct pks_ctx {
 	int open_err;		/* -errno from open() or the ABI check */
 	unsigned int driver_abi;	/* the driver's ABI, 0 until known */
 	int log_priority;
+	pks_log_fn log_fn;	/* NULL: the default, to stderr */
 	const char *device;
 	int test_fd;		/* the test module's device, -1 until opened */
 	const char *test_device;
@@ -92,9 +93,23 @@ static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
 	if (priority > ctx->log_priority)
 		return;
 	va_start(ap, fmt);
-	fprintf(stderr, "libpks: ");
-	vfprintf(stderr, fmt, ap);
+	if (ctx->log_fn) {
+		ctx->log_fn(ctx, priority, fmt, ap);
+	} else {
+		fprintf(stderr, "libpks: ");
+		vfprintf(stderr, fmt, ap);
+	}
 	va_end(ap);
+}
+
+void pks_set_log_fn(struct pks_ctx *ctx, pks_log_fn log_fn)
+{
+	ctx->log_fn = log_fn;
+}
+
+int pks_get_log_priority(struct pks_ctx *ctx)
+{
+	return ctx->log_priority;
 }
 
 /* PKS_LOG: a syslog priority name or number, as ndctl's log_init(). */
@@ -686,6 +701,16 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 	return 0;
 }
 
+static unsigned int pks_ns_count(struct pks_ctx *ctx)
+{
+	struct pks_ns *ns;
+	unsigned int n = 0;
+
+	for (ns = ctx->namespaces; ns; ns = ns->next)
+		n++;
+	return n;
+}
+
 /*
  * Every scan starts afresh, from a new libndctl context (whose own
  * sysfs cache would hide namespaces created or destroyed since).
@@ -720,6 +745,8 @@ out:
 	rc = pks_ns_read_keys(ctx);
 	if (rc)
 		pks_ns_free_all(ctx);
+	pks_log(ctx, LOG_DEBUG, "scan: %u namespaces: %s\n",
+		pks_ns_count(ctx), strerror(-rc));
 	return rc;
 }
 
@@ -810,7 +837,7 @@ bool pks_ns_is_protected(struct pks_ns *ns)
 
 int pks_ns_get_key(struct pks_ns *ns)
 {
-	return ns->key;
+	return ns->key >= 0 ? ns->key : -ENOENT;
 }
 
 int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
@@ -926,7 +953,7 @@ int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode)
 
 int pks_ns_get_protection_mode(struct pks_ns *ns)
 {
-	return ns->prot_mode;
+	return ns->key >= 0 ? ns->prot_mode : -ENOENT;
 }
 
 uint64_t pks_ns_get_faults(struct pks_ns *ns)

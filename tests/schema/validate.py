@@ -144,6 +144,16 @@ def cmd_host(pkstool):
     errs = errors("monitor", json.dumps(line), lines=True)
     ok &= report("control: refused: monitor: a dropped event without the "
                  "fault keys", [] if errs else ["accepted"])
+    # The VM path: a case output with one bad block must fail as a whole.
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".out") as f:
+        f.write("@@@JSON list array\n%s\n@@@JSON-END\n"
+                "@@@JSON version array\n[\"0.1\"]\n@@@JSON-END\n"
+                % json.dumps(good))
+        f.flush()
+        refused = not cmd_vm_out([f.name])
+    ok &= report("control: refused: a case output with a bad block",
+                 [] if refused else ["accepted"])
     return ok
 
 
