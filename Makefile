@@ -80,7 +80,8 @@ module: $(DRIVER_SRC)
 	@cp -r driver/. $(BUILD)/module/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules
 
-man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8) $(BUILD)/man/pkstool-json.7
+man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8) $(BUILD)/man/pkstool-json.7 \
+	$(BUILD)/man/libpks.3
 
 MAN_INC		:= $(wildcard man/*-option*.txt) man/exit-status.txt \
 		   man/namespace-arg.txt
@@ -92,6 +93,10 @@ $(BUILD)/man/%.8: man/%.txt $(MAN_INC)
 	$(MAN_CMD)
 
 $(BUILD)/man/%.7: man/%.txt $(MAN_INC)
+	@mkdir -p $(@D)
+	$(MAN_CMD)
+
+$(BUILD)/man/%.3: man/%.txt
 	@mkdir -p $(@D)
 	$(MAN_CMD)
 
