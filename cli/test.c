@@ -240,7 +240,7 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 		msg[0] = '\0';
 		rc = run_one(ctx, id, ns, &result, msg, sizeof(msg));
 		if (rc) {
-			p_err(&opts.common, "test %s: %s%s%s", name,
+			p_err(&opts.common, "test: %s: %s%s%s", name,
 			      strerror(-rc), *msg ? ": " : "", msg);
 			result = PKS_RESULT_FAIL;
 			if (!*msg)
