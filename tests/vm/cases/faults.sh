@@ -57,6 +57,12 @@ echo "$json" | jq -e '.[1].stack[0] | test("^pks_stray_(copy|access)\\+0x")' >/d
 	fail "write record stack does not start at its caller"
 expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 2
 expect_eq "faults for the fsdax namespace" "$(pkstool faults --json "$FSDAX_NS" | jq length)" 0
+# The filter keeps the namespace's own records, by any of its names.
+for name in dax0.0 "$DAX_NS"; do
+	expect_eq "faults for $name" \
+		"$(pkstool faults --json --since $((seq0 + 1)) "$name" | jq -r '[.[].seq] | join(",")')" \
+		"$((seq0 + 1)),$((seq0 + 2))"
+done
 
 cat /tmp/monitor.log
 expect_eq "monitor events" "$(wc -l < /tmp/monitor.log)" 2
