@@ -45,9 +45,10 @@ bool pkstool_parse(const struct argp *argp, int argc, char **argv,
 		   void *input, int *status);
 error_t pkstool_usage(struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The command running, for messages: set once by main(). */
+/* The command running, for messages: set by run_builtin() and help. */
 extern const char *pkstool_cmd;
 
+/* Each returns an enum pkstool_status, which main() exits with. */
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_disable(int argc, char **argv, struct pks_ctx *ctx);
