@@ -72,7 +72,9 @@ void pkstool_catch_stop_signals(void);
 int pkstool_check_ns_filter(struct pks_ctx *ctx,
 			    const struct pkstool_opts *opts, const char *what,
 			    const char *ns_name, const char **chardev);
-bool pks_fault_matches(const struct pks_fault *f, const char *chardev);
+bool pks_record_matches(struct pks_record *rec, const char *chardev);
+int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
+		       size_t len);
 void display_json_array(struct json_object *array);
 void display_json_line(FILE *out, struct json_object *obj);
 
@@ -82,9 +84,9 @@ struct json_object *pks_key_to_json(struct pks_key *key);
 struct json_object *pks_path_to_json(struct pks_path *path);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
-struct json_object *pks_fault_to_json(const struct pks_fault *f);
-struct json_object *pks_fault_event_to_json(const struct pks_fault *f,
-					    uint64_t dropped);
+struct json_object *pks_record_to_json(struct pks_record *rec);
+struct json_object *pks_record_event_to_json(struct pks_record *rec,
+					     uint64_t dropped);
 size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len);
 void pks_time_to_text(uint64_t ns, char *buf, size_t len);
 

@@ -4,6 +4,7 @@
  * path, driver checks and the exit-code mapping.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -162,10 +163,31 @@ int pkstool_check_ns_filter(struct pks_ctx *ctx,
 }
 
 /* Records of the dax device @chardev only, when it is not NULL. */
-bool pks_fault_matches(const struct pks_fault *f, const char *chardev)
+bool pks_record_matches(struct pks_record *rec, const char *chardev)
 {
-	return !chardev || ((f->flags & PKS_FAULT_F_NAMESPACE) &&
-			    !strcmp(f->owner, chardev));
+	return !chardev || (pks_record_in_namespace(rec) &&
+			    !strcmp(pks_record_get_owner(rec), chardev));
+}
+
+/*
+ * One record on one line for people, starting with its time, then @kind
+ * when it is not NULL (the monitor's "fault").
+ */
+int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
+		       size_t len)
+{
+	char when[48];
+
+	pks_time_to_text(pks_record_get_time_ns(rec), when, sizeof(when));
+	return snprintf(buf, len,
+			"%s%s%s %" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s",
+			when, kind ? " " : "", kind ? kind : "",
+			pks_record_get_seq(rec), pks_record_get_cpu(rec),
+			pks_record_get_comm(rec), pks_record_get_pid(rec),
+			pks_record_is_write(rec) ? "write" : "read",
+			pks_record_get_owner(rec), pks_record_get_offset(rec),
+			pks_record_get_key(rec), pks_record_get_outcome(rec),
+			pks_record_get_ip(rec));
 }
 
 volatile sig_atomic_t pkstool_stop;

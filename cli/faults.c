@@ -62,18 +62,6 @@ static const struct argp faults_argp = {
 	.children = pkstool_common_children,
 };
 
-static void fault_print_text(const struct pks_fault *f)
-{
-	char when[48];
-
-	pks_time_to_text(f->time_ns, when, sizeof(when));
-	printf("%s %" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s\n",
-	       when, (uint64_t)f->seq, f->cpu, f->comm, f->pid,
-	       f->flags & PKS_FAULT_F_WRITE ? "write" : "read", f->owner,
-	       (uint64_t)f->offset, f->key, pks_fault_outcome_name(f->outcome),
-	       f->ip);
-}
-
 /*
  * Print one batch: text lines; with --json one array, or when following
  * one object per line (a stream has no end to close an array at).
@@ -81,17 +69,19 @@ static void fault_print_text(const struct pks_fault *f)
 static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts,
 			 struct json_object *array)
 {
-	const struct pks_fault *f;
+	struct pks_record *rec;
 	struct json_object *jf;
+	char line[512];
 
-	pks_fault_foreach(ctx, f) {
-		if (!pks_fault_matches(f, opts->chardev))
+	pks_record_foreach(ctx, rec) {
+		if (!pks_record_matches(rec, opts->chardev))
 			continue;
 		if (!opts->common.json) {
-			fault_print_text(f);
+			pks_record_to_text(rec, NULL, line, sizeof(line));
+			printf("%s\n", line);
 			continue;
 		}
-		jf = pks_fault_to_json(f);
+		jf = pks_record_to_json(rec);
 		if (opts->follow) {
 			display_json_line(stdout, jf);
 			json_object_put(jf);
@@ -135,7 +125,7 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 		faults_print(ctx, &opts, array);
 		next = pks_faults_get_next_seq(ctx);
 		/* A full batch may have more behind it: read again first. */
-		if (pks_fault_get_first(ctx))
+		if (pks_record_get_first(ctx))
 			continue;
 		if (opts.follow && !pkstool_stop)
 			pks_faults_wait(ctx, 1000);

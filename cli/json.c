@@ -192,49 +192,69 @@ static struct json_object *time_to_json(uint64_t ns)
 	return json_object_new_string(buf);
 }
 
-struct json_object *pks_fault_to_json(const struct pks_fault *f)
+/*
+ * A fault record; with @rec NULL every key is there with null, for the
+ * monitor's dropped events. The keys are the same either way.
+ */
+struct json_object *pks_record_to_json(struct pks_record *rec)
 {
 	struct json_object *jf = json_object_new_object();
-	struct json_object *jstack = json_object_new_array();
-	bool in_ns = f->flags & PKS_FAULT_F_NAMESPACE;
-	int i;
+	struct json_object *jstack = NULL;
+	const char *frame;
+	unsigned int i;
 
-	if (!jf || !jstack)
+	if (!jf)
 		return NULL;
-	json_object_object_add(jf, "seq", json_object_new_uint64(f->seq));
-	json_object_object_add(jf, "timestamp", time_to_json(f->time_ns));
-	json_object_object_add(jf, "access", json_object_new_string(
-			       f->flags & PKS_FAULT_F_WRITE ? "write" : "read"));
-	json_object_object_add(jf, "outcome", json_object_new_string(
-			       pks_fault_outcome_name(f->outcome)));
-	json_object_object_add(jf, "chardev", in_ns ?
-			       json_object_new_string(f->owner) : NULL);
-	json_object_object_add(jf, "key_owner", json_object_new_string(f->owner));
-	json_object_object_add(jf, "offset", addr_to_json(f->offset));
-	json_object_object_add(jf, "address", addr_to_json(f->address));
-	json_object_object_add(jf, "key", json_object_new_int(f->key));
-	json_object_object_add(jf, "cpu", json_object_new_int(f->cpu));
-	json_object_object_add(jf, "pid", json_object_new_int(f->pid));
-	json_object_object_add(jf, "comm", json_object_new_string(f->comm));
-	json_object_object_add(jf, "ip", json_object_new_string(f->ip));
-	for (i = 0; i < PKS_FAULT_STACK && f->stack[i][0]; i++)
-		json_object_array_add(jstack,
-				      json_object_new_string(f->stack[i]));
+	if (rec) {
+		jstack = json_object_new_array();
+		for (i = 0; (frame = pks_record_get_stack(rec, i)); i++)
+			json_object_array_add(jstack,
+					      json_object_new_string(frame));
+	}
+#define REC(expr) (rec ? (expr) : NULL)
+	json_object_object_add(jf, "seq",
+			       REC(json_object_new_uint64(pks_record_get_seq(rec))));
+	json_object_object_add(jf, "timestamp",
+			       REC(time_to_json(pks_record_get_time_ns(rec))));
+	json_object_object_add(jf, "access", REC(json_object_new_string(
+			       pks_record_is_write(rec) ? "write" : "read")));
+	json_object_object_add(jf, "outcome", REC(json_object_new_string(
+			       pks_record_get_outcome(rec))));
+	json_object_object_add(jf, "chardev",
+			       rec && pks_record_in_namespace(rec) ?
+			       json_object_new_string(pks_record_get_owner(rec)) :
+			       NULL);
+	json_object_object_add(jf, "key_owner", REC(json_object_new_string(
+			       pks_record_get_owner(rec))));
+	json_object_object_add(jf, "offset",
+			       REC(addr_to_json(pks_record_get_offset(rec))));
+	json_object_object_add(jf, "address",
+			       REC(addr_to_json(pks_record_get_address(rec))));
+	json_object_object_add(jf, "key",
+			       REC(json_object_new_int(pks_record_get_key(rec))));
+	json_object_object_add(jf, "cpu",
+			       REC(json_object_new_int(pks_record_get_cpu(rec))));
+	json_object_object_add(jf, "pid",
+			       REC(json_object_new_int(pks_record_get_pid(rec))));
+	json_object_object_add(jf, "comm", REC(json_object_new_string(
+			       pks_record_get_comm(rec))));
+	json_object_object_add(jf, "ip", REC(json_object_new_string(
+			       pks_record_get_ip(rec))));
+#undef REC
 	json_object_object_add(jf, "stack", jstack);
 	return jf;
 }
 
 /*
- * One monitor event: a fault (@f) or a count of records the ring dropped
- * (@f NULL). Both carry every key, null where it does not apply, so a
- * consumer reads one shape.
+ * One monitor event: a fault (@rec) or a count of records the ring
+ * dropped (@rec NULL). Both carry every key, null where it does not
+ * apply, so a consumer reads one shape.
  */
-struct json_object *pks_fault_event_to_json(const struct pks_fault *f,
-					    uint64_t dropped)
+struct json_object *pks_record_event_to_json(struct pks_record *rec,
+					     uint64_t dropped)
 {
-	static const struct pks_fault blank;
 	struct json_object *jev = json_object_new_object();
-	struct json_object *jf = pks_fault_to_json(f ? f : &blank);
+	struct json_object *jf = pks_record_to_json(rec);
 
 	if (!jev || !jf) {
 		json_object_put(jev);
@@ -242,11 +262,11 @@ struct json_object *pks_fault_event_to_json(const struct pks_fault *f,
 		return NULL;
 	}
 	json_object_object_add(jev, "event",
-			       json_object_new_string(f ? "fault" : "dropped"));
-	json_object_object_add(jev, "dropped", f ? NULL :
+			       json_object_new_string(rec ? "fault" : "dropped"));
+	json_object_object_add(jev, "dropped", rec ? NULL :
 			       json_object_new_uint64(dropped));
 	json_object_object_foreach(jf, key, val)
-		json_object_object_add(jev, key, f ? json_object_get(val) : NULL);
+		json_object_object_add(jev, key, json_object_get(val));
 	json_object_put(jf);
 	return jev;
 }

@@ -66,26 +66,20 @@ static const struct argp monitor_argp = {
 	.children = pkstool_common_children,
 };
 
-static void monitor_emit(FILE *out, bool json, const struct pks_fault *f,
+static void monitor_emit(FILE *out, bool json, struct pks_record *rec,
 			 uint64_t dropped)
 {
 	struct json_object *event = NULL;
-	char buf[512], when[48];
+	char buf[512];
 	const char *line = buf;
 
 	if (json) {
-		event = pks_fault_event_to_json(f, dropped);
+		event = pks_record_event_to_json(rec, dropped);
 		line = json_object_to_json_string_ext(event,
 				JSON_C_TO_STRING_PLAIN |
 				JSON_C_TO_STRING_NOSLASHESCAPE);
-	} else if (f) {
-		pks_time_to_text(f->time_ns, when, sizeof(when));
-		snprintf(buf, sizeof(buf),
-			 "%s fault %" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s",
-			 when, (uint64_t)f->seq, f->cpu, f->comm, f->pid,
-			 f->flags & PKS_FAULT_F_WRITE ? "write" : "read",
-			 f->owner, (uint64_t)f->offset, f->key,
-			 pks_fault_outcome_name(f->outcome), f->ip);
+	} else if (rec) {
+		pks_record_to_text(rec, "fault", buf, sizeof(buf));
 	} else {
 		snprintf(buf, sizeof(buf),
 			 "dropped %" PRIu64 " records (the ring was full)",
@@ -103,7 +97,7 @@ static void monitor_emit(FILE *out, bool json, const struct pks_fault *f,
 int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct monitor_opts opts = { 0 };
-	const struct pks_fault *f;
+	struct pks_record *rec;
 	uint64_t next, dropped;
 	FILE *out = stdout;
 	int rc;
@@ -149,9 +143,9 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 			break;
 		if (dropped)
 			monitor_emit(out, opts.common.json, NULL, dropped);
-		pks_fault_foreach(ctx, f)
-			if (pks_fault_matches(f, opts.chardev))
-				monitor_emit(out, opts.common.json, f, 0);
+		pks_record_foreach(ctx, rec)
+			if (pks_record_matches(rec, opts.chardev))
+				monitor_emit(out, opts.common.json, rec, 0);
 		next = pks_faults_get_next_seq(ctx);
 	}
 	if (rc)

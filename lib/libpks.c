@@ -43,6 +43,11 @@ struct pks_path {
 	struct pks_path_info info;
 };
 
+struct pks_record {
+	struct pks_ctx *ctx;
+	const struct pks_fault *f;
+};
+
 struct pks_ns {
 	struct pks_ctx *ctx;
 	struct pks_ns *next;
@@ -79,6 +84,7 @@ struct pks_ctx {
 	bool loaded;		/* info/keys/cpus hold a snapshot */
 	struct pks_ns *namespaces;
 	struct pks_fault *faults;	/* the last pks_faults_refresh() */
+	struct pks_record *records;	/* one per faults[] entry */
 	unsigned int nr_faults;
 	uint64_t next_fault;
 };
@@ -187,6 +193,7 @@ void pks_unref(struct pks_ctx *ctx)
 	pks_ns_free_all(ctx);
 	free(ctx->cpus);
 	free(ctx->faults);
+	free(ctx->records);
 	free(ctx);
 }
 
@@ -1000,19 +1007,37 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
 		.nr = PKS_FAULT_RING,
 		.since = since,
 	};
+	unsigned int i, j;
 	int rc;
 
 	if (!ctx->faults) {
 		ctx->faults = calloc(PKS_FAULT_RING, sizeof(*ctx->faults));
-		if (!ctx->faults)
+		ctx->records = calloc(PKS_FAULT_RING, sizeof(*ctx->records));
+		if (!ctx->faults || !ctx->records) {
+			free(ctx->faults);
+			free(ctx->records);
+			ctx->faults = NULL;
+			ctx->records = NULL;
 			return -ENOMEM;
+		}
 	}
 	req.records = (uintptr_t)ctx->faults;
 	ctx->nr_faults = 0;
 	rc = pks_call(ctx, PKS_IOC_FAULTS, &req);
 	if (rc)
 		return rc;
-	ctx->nr_faults = req.nr;
+	ctx->nr_faults = req.nr < PKS_FAULT_RING ? req.nr : PKS_FAULT_RING;
+	for (i = 0; i < ctx->nr_faults; i++) {
+		struct pks_fault *f = &ctx->faults[i];
+
+		f->comm[PKS_COMM_LEN - 1] = '\0';
+		f->owner[PKS_NAME_LEN - 1] = '\0';
+		f->ip[PKS_SYM_LEN - 1] = '\0';
+		for (j = 0; j < PKS_FAULT_STACK; j++)
+			f->stack[j][PKS_SYM_LEN - 1] = '\0';
+		ctx->records[i].ctx = ctx;
+		ctx->records[i].f = f;
+	}
 	ctx->next_fault = req.next;
 	if (dropped)
 		*dropped = req.dropped;
@@ -1046,6 +1071,89 @@ const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
 					   const struct pks_fault *f)
 {
 	return f + 1 < ctx->faults + ctx->nr_faults ? f + 1 : NULL;
+}
+
+struct pks_record *pks_record_get_first(struct pks_ctx *ctx)
+{
+	return ctx->nr_faults ? &ctx->records[0] : NULL;
+}
+
+struct pks_record *pks_record_get_next(struct pks_record *rec)
+{
+	struct pks_ctx *ctx = rec->ctx;
+
+	return rec + 1 < ctx->records + ctx->nr_faults ? rec + 1 : NULL;
+}
+
+uint64_t pks_record_get_seq(struct pks_record *rec)
+{
+	return rec->f->seq;
+}
+
+uint64_t pks_record_get_time_ns(struct pks_record *rec)
+{
+	return rec->f->time_ns;
+}
+
+uint64_t pks_record_get_address(struct pks_record *rec)
+{
+	return rec->f->address;
+}
+
+uint64_t pks_record_get_offset(struct pks_record *rec)
+{
+	return rec->f->offset;
+}
+
+unsigned int pks_record_get_cpu(struct pks_record *rec)
+{
+	return rec->f->cpu;
+}
+
+unsigned int pks_record_get_pid(struct pks_record *rec)
+{
+	return rec->f->pid;
+}
+
+unsigned int pks_record_get_key(struct pks_record *rec)
+{
+	return rec->f->key;
+}
+
+bool pks_record_is_write(struct pks_record *rec)
+{
+	return rec->f->flags & PKS_FAULT_F_WRITE;
+}
+
+bool pks_record_in_namespace(struct pks_record *rec)
+{
+	return rec->f->flags & PKS_FAULT_F_NAMESPACE;
+}
+
+const char *pks_record_get_outcome(struct pks_record *rec)
+{
+	return pks_fault_outcome_name(rec->f->outcome);
+}
+
+const char *pks_record_get_owner(struct pks_record *rec)
+{
+	return rec->f->owner;
+}
+
+const char *pks_record_get_comm(struct pks_record *rec)
+{
+	return rec->f->comm;
+}
+
+const char *pks_record_get_ip(struct pks_record *rec)
+{
+	return rec->f->ip;
+}
+
+const char *pks_record_get_stack(struct pks_record *rec, unsigned int i)
+{
+	return i < PKS_FAULT_STACK && rec->f->stack[i][0] ? rec->f->stack[i] :
+							    NULL;
 }
 
 const char *pks_fault_outcome_name(uint32_t outcome)

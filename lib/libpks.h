@@ -238,12 +238,48 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped);
 int pks_faults_head(struct pks_ctx *ctx, uint64_t *head);
 uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx);
 int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms);
+/*
+ * The records read, as the driver's own struct (LIBPKS_1): a program that
+ * uses these depends on the uapi layout. New code uses struct pks_record.
+ */
 const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx);
 const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
 					   const struct pks_fault *f);
 #define pks_fault_foreach(ctx, f)					\
 	for (f = pks_fault_get_first(ctx); f; f = pks_fault_get_next(ctx, f))
 const char *pks_fault_outcome_name(uint32_t outcome);
+
+/**
+ * struct pks_record - one fault record read by pks_faults_refresh()
+ *
+ * Opaque, read through the getters below, so that a change in the
+ * driver's struct pks_fault changes no program built against libpks.
+ * Valid until the next pks_faults_refresh() on its context.
+ */
+struct pks_record;
+struct pks_record *pks_record_get_first(struct pks_ctx *ctx);
+struct pks_record *pks_record_get_next(struct pks_record *rec);
+#define pks_record_foreach(ctx, rec)					\
+	for (rec = pks_record_get_first(ctx); rec;			\
+	     rec = pks_record_get_next(rec))
+uint64_t pks_record_get_seq(struct pks_record *rec);
+uint64_t pks_record_get_time_ns(struct pks_record *rec);	/* UTC */
+uint64_t pks_record_get_address(struct pks_record *rec);
+/* Offset into the namespace, or into the key owner's range. */
+uint64_t pks_record_get_offset(struct pks_record *rec);
+unsigned int pks_record_get_cpu(struct pks_record *rec);
+unsigned int pks_record_get_pid(struct pks_record *rec);
+unsigned int pks_record_get_key(struct pks_record *rec);
+bool pks_record_is_write(struct pks_record *rec);
+/* Whether the access hit a protected namespace (then owner names it). */
+bool pks_record_in_namespace(struct pks_record *rec);
+/* refused, oops, allowed, callback (or unknown). */
+const char *pks_record_get_outcome(struct pks_record *rec);
+const char *pks_record_get_owner(struct pks_record *rec);
+const char *pks_record_get_comm(struct pks_record *rec);
+const char *pks_record_get_ip(struct pks_record *rec);
+/* The @i-th caller (0: the nearest), or NULL past the last. */
+const char *pks_record_get_stack(struct pks_record *rec, unsigned int i);
 
 /* /proc/sys/kernel/panic_on_warn: 1, 0, or -errno. */
 int pks_panic_on_warn(void);

@@ -153,3 +153,16 @@ Test(libpks, log_callback)
 	cr_expect_eq(logged, 0);
 	pks_unref(ctx);
 }
+
+/* No records before a refresh, and none when the refresh fails. */
+Test(libpks, records_without_driver)
+{
+	struct pks_ctx *ctx = ctx_for("/nonexistent/pks");
+	uint64_t dropped = 7;
+
+	cr_expect_null(pks_record_get_first(ctx));
+	cr_expect_eq(pks_faults_refresh(ctx, 1, &dropped), -ENOENT);
+	cr_expect_eq(dropped, 7, "dropped written on failure");
+	cr_expect_null(pks_record_get_first(ctx));
+	pks_unref(ctx);
+}
