@@ -180,7 +180,7 @@ int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
 
 	pks_time_to_text(pks_record_get_time_ns(rec), when, sizeof(when));
 	return snprintf(buf, len,
-			"%s%s%s %" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s",
+			"%s%s%s %" PRIu64 " cpu%u %s[%u] %s %s+0x%" PRIx64 " key %u %s at %s",
 			when, kind ? " " : "", kind ? kind : "",
 			pks_record_get_seq(rec), pks_record_get_cpu(rec),
 			pks_record_get_comm(rec), pks_record_get_pid(rec),

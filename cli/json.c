@@ -13,7 +13,7 @@ struct json_object *pks_hex_to_json(uint32_t value)
 {
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "%#010x", value);
+	snprintf(buf, sizeof(buf), "0x%08x", value);
 	return json_object_new_string(buf);
 }
 
@@ -130,7 +130,8 @@ static struct json_object *addr_to_json(uint64_t addr)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)addr);
+	/* Not %#llx: that prints 0 without its 0x. */
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
 	return json_object_new_string(buf);
 }
 

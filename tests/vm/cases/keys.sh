@@ -9,10 +9,10 @@
 load_pks
 setup_namespaces
 pkstool disable --all >/dev/null || fail "disable --all"
-created=()
+created=
 cleanup() {
 	pkstool disable --all >/dev/null 2>&1
-	for ns in "${created[@]}"; do
+	for ns in $created; do
 		ndctl destroy-namespace -f "$ns" >/dev/null 2>&1
 	done
 }
@@ -20,7 +20,7 @@ trap cleanup EXIT
 for i in $(seq 15); do
 	ns=$(ndctl create-namespace -r region0 -m devdax -a 2M -s 32M | jq -r .dev) ||
 		fail "cannot create devdax namespace $i"
-	created+=("$ns")
+	created="$created $ns"
 done
 # 16 devdax namespaces and one fsdax: 17 to protect, 15 keys.
 want=$(pkstool list --json | jq '[.[] | select(.mode == "devdax" or .mode == "fsdax")] | length')
