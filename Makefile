@@ -41,7 +41,7 @@ CLI_SRC		:= $(wildcard cli/*.c)
 CLI_HDR		:= cli/builtin.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
-MAN_SRC		:= $(wildcard man/pkstool*.txt)
+MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
 	sanitize stress
@@ -82,12 +82,25 @@ module: $(DRIVER_SRC)
 	@cp -r driver/. $(BUILD)/module/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules
 
-man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8)
+man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8) $(BUILD)/man/pkstool-json.7 \
+	$(BUILD)/man/libpks.3
 
-$(BUILD)/man/%.8: man/%.txt $(wildcard man/*-option.txt)
+MAN_INC		:= $(wildcard man/*-option*.txt) man/exit-status.txt \
+		   man/namespace-arg.txt
+MAN_CMD		= asciidoctor -b manpage -a mansource=pkstool \
+		  -a manversion=$(VERSION) -o $@ $<
+
+$(BUILD)/man/%.8: man/%.txt $(MAN_INC)
 	@mkdir -p $(@D)
-	asciidoctor -b manpage -a mansource=pkstool -a manversion=$(VERSION) \
-		-o $@ $<
+	$(MAN_CMD)
+
+$(BUILD)/man/%.7: man/%.txt $(MAN_INC)
+	@mkdir -p $(@D)
+	$(MAN_CMD)
+
+$(BUILD)/man/%.3: man/%.txt
+	@mkdir -p $(@D)
+	$(MAN_CMD)
 
 check: deps
 	tests/run-all.sh
@@ -133,6 +146,11 @@ $(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(BUILD)/libpks.a
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
 		-lpmem2 $(NDCTL_LIBS)
 
+$(BUILD)/vm-bin/pks-rescan: tests/vm/bin/pks-rescan.c $(BUILD)/libpks.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
+		$(NDCTL_LIBS)
+
 $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
@@ -146,7 +164,24 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 	@mkdir -p $(@D)
 	gcc -O2 -g -std=gnu99 -pthread -Wall -no-pie -o $@ $<
 
+# pkstool built for the ABI before the driver's, for the ABI-mismatch case
+# (tests/vm/cases/abi.sh): only libpks's idea of the ABI differs.
+OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
+			driver/include/uapi/linux/pks.h) - 1)
+
+$(BUILD)/other-abi/libpks.o: lib/libpks.c lib/libpks.h \
+		driver/include/uapi/linux/pks.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) -DLIBPKS_ABI_VERSION=$(OTHER_ABI) $(WARNINGS) \
+		$(CFLAGS) -c -o $@ $<
+
+$(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
+		$(BUILD)/other-abi/libpks.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
+
 vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
+	$(BUILD)/vm-bin/pkstool-other-abi $(BUILD)/vm-bin/pks-rescan \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \

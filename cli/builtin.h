@@ -3,41 +3,52 @@
 #define _PKSTOOL_BUILTIN_H_
 
 #include <argp.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <json-c/json.h>
 
 #include "libpks.h"
 
-/* Exit codes, set in exactly one place: pkstool_exit_code(). */
-#define PKSTOOL_EXIT_OK		0
-#define PKSTOOL_EXIT_FAIL	1
-#define PKSTOOL_EXIT_USAGE	2
-#define PKSTOOL_EXIT_UNSUPPORTED 77
-
-/*
- * Commands return 0 or -errno. These two mean "cannot run here" and become
- * exit code 77: no PKS in this CPU, or no driver to talk to.
+/**
+ * enum pkstool_status - how a command ended; the value is pkstool's exit code
+ * @PKSTOOL_DONE: the command did what was asked (or found it done already)
+ * @PKSTOOL_FAILED: something failed; stderr says what and why
+ * @PKSTOOL_USAGE: the arguments were wrong, as the parser found
+ * @PKSTOOL_ABI_MISMATCH: the loaded driver speaks another ABI than libpks
+ * @PKSTOOL_UNSUPPORTED: cannot run here: no PKS in the CPU, or no driver
+ *
+ * Commands return one of these, decided where the cause is known (the
+ * parser, the driver check), never guessed back from an errno value.
  */
-#define PKSTOOL_E_NOPKS		EOPNOTSUPP
-#define PKSTOOL_E_NODRIVER	ENODEV
-/* A usage error the command already explained: exit code 2. */
-#define PKSTOOL_E_USAGE		EINVAL
+enum pkstool_status {
+	PKSTOOL_DONE = 0,
+	PKSTOOL_FAILED = 1,
+	PKSTOOL_USAGE = 2,
+	PKSTOOL_ABI_MISMATCH = 3,
+	PKSTOOL_UNSUPPORTED = 77,
+};
 
 /**
  * struct pkstool_opts - options every command takes (common.c)
- * @json: print a JSON array on stdout instead of text
- * @verbose: say more on stderr
+ * @json: print JSON on stdout instead of text
  */
 struct pkstool_opts {
 	bool json;
-	bool verbose;
 };
 
 extern const struct argp pkstool_common_argp;
 extern const struct argp_child pkstool_common_children[];
 error_t pkstool_parse_no_args(int key, char *arg, struct argp_state *state);
+bool pkstool_parse(const struct argp *argp, int argc, char **argv,
+		   void *input, int *status);
+error_t pkstool_usage(struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The command running, for messages: set by run_builtin() and help. */
+extern const char *pkstool_cmd;
 
+/* Each returns an enum pkstool_status, which main() exits with. */
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_disable(int argc, char **argv, struct pks_ctx *ctx);
@@ -55,15 +66,17 @@ int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what);
 int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 		      const char *what);
-int pkstool_exit_code(int rc);
 /* Set by SIGTERM or SIGINT once pkstool_catch_stop_signals() ran. */
 extern volatile sig_atomic_t pkstool_stop;
 void pkstool_catch_stop_signals(void);
 int pkstool_check_ns_filter(struct pks_ctx *ctx,
 			    const struct pkstool_opts *opts, const char *what,
 			    const char *ns_name, const char **chardev);
-bool pks_fault_matches(const struct pks_fault *f, const char *chardev);
+bool pks_record_matches(struct pks_record *rec, const char *chardev);
+int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
+		       size_t len);
 void display_json_array(struct json_object *array);
+void display_json_line(FILE *out, struct json_object *obj);
 
 /* json.c */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
@@ -71,6 +84,10 @@ struct json_object *pks_key_to_json(struct pks_key *key);
 struct json_object *pks_path_to_json(struct pks_path *path);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
-struct json_object *pks_fault_to_json(const struct pks_fault *f);
+struct json_object *pks_record_to_json(struct pks_record *rec);
+struct json_object *pks_record_event_to_json(struct pks_record *rec,
+					     uint64_t dropped);
+size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len);
+void pks_time_to_text(uint64_t ns, char *buf, size_t len);
 
 #endif /* _PKSTOOL_BUILTIN_H_ */

@@ -4,6 +4,7 @@
  * path, driver checks and the exit-code mapping.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,9 +12,21 @@
 
 #include "builtin.h"
 
+const char *pkstool_cmd = "";
+
+/*
+ * argp runs with ARGP_NO_ERRS so that every usage message has pkstool's
+ * one prefix: pkstool_usage() prints our own, and the word getopt refused
+ * is kept here for pkstool_parse() to name.
+ */
+static bool usage_reported;
+static const char *refused_word;
+
 static const struct argp_option common_options[] = {
-	{ "json", 'j', NULL, 0, "Print a JSON array on stdout", -1 },
-	{ "verbose", 'v', NULL, 0, "Say more on stderr", -1 },
+	{ "json", 'j', NULL, 0, "Print JSON on stdout (see pkstool-json(7))",
+	  -1 },
+	{ "help", 'h', NULL, 0, "Show this help and exit", -1 },
+	{ NULL, '?', NULL, OPTION_ALIAS, NULL, -1 },
 	{ 0 }
 };
 
@@ -26,8 +39,18 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	case 'j':
 		opts->json = true;
 		return 0;
-	case 'v':
-		opts->verbose = true;
+	case 'h':
+	case '?':
+		/*
+		 * argp_state_help() is silent under ARGP_NO_ERRS: print it
+		 * ourselves, without exiting; ECANCELED ends the parse.
+		 */
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP &
+			  ~(ARGP_HELP_EXIT_ERR | ARGP_HELP_EXIT_OK), state->name);
+		return ECANCELED;
+	case ARGP_KEY_ERROR:
+		if (state->next > 0 && state->next <= state->argc)
+			refused_word = state->argv[state->next - 1];
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -40,6 +63,63 @@ const struct argp pkstool_common_argp = {
 };
 
 /* Every command's argp takes the common options as its first child. */
+const struct argp_child pkstool_common_children[] = {
+	{ &pkstool_common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+/*
+ * A usage error found while parsing: say it with pkstool's prefix and
+ * return the error that makes pkstool_parse() report PKSTOOL_USAGE.
+ */
+error_t pkstool_usage(struct argp_state *state, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)state;
+	fprintf(stderr, "pkstool: %s: ", pkstool_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'pkstool %s --help')\n", pkstool_cmd);
+	usage_reported = true;
+	return EINVAL;
+}
+
+/*
+ * Parse a command's arguments. Returns true when the command should go
+ * on; else *status is how it ends: PKSTOOL_DONE after --help, or
+ * PKSTOOL_USAGE after a usage error, which has been reported.
+ */
+bool pkstool_parse(const struct argp *argp, int argc, char **argv,
+		   void *input, int *status)
+{
+	error_t err;
+
+	usage_reported = false;
+	refused_word = NULL;
+	err = argp_parse(argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
+			 input);
+	if (!err)
+		return true;
+	if (err == ECANCELED) {
+		*status = PKSTOOL_DONE;
+		return false;
+	}
+	if (!usage_reported) {
+		if (refused_word && *refused_word == '-')
+			fprintf(stderr,
+				"pkstool: %s: unknown option, or option without its value: '%s' (see 'pkstool %s --help')\n",
+				pkstool_cmd, refused_word, pkstool_cmd);
+		else
+			fprintf(stderr,
+				"pkstool: %s: invalid arguments (see 'pkstool %s --help')\n",
+				pkstool_cmd, pkstool_cmd);
+	}
+	*status = PKSTOOL_USAGE;
+	return false;
+}
+
 /* The parser of a command that takes the common options and nothing else. */
 error_t pkstool_parse_no_args(int key, char *arg, struct argp_state *state)
 {
@@ -47,23 +127,16 @@ error_t pkstool_parse_no_args(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = state->input;
 		return 0;
 	}
-	if (key == ARGP_KEY_ARG) {
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	}
+	if (key == ARGP_KEY_ARG)
+		return pkstool_usage(state, "unexpected argument '%s'", arg);
 	return ARGP_ERR_UNKNOWN;
 }
-
-const struct argp_child pkstool_common_children[] = {
-	{ &pkstool_common_argp, 0, NULL, 0 },
-	{ 0 }
-};
 
 /*
  * Resolve an optional namespace filter once, before waiting on faults, so
  * that a typo fails at once. *chardev becomes NULL without a filter, else
  * the namespace's dax device ("" when it has none, which matches no
- * record). Returns 0 or -errno.
+ * record). Returns a pkstool_status.
  */
 int pkstool_check_ns_filter(struct pks_ctx *ctx,
 			    const struct pkstool_opts *opts, const char *what,
@@ -83,17 +156,38 @@ int pkstool_check_ns_filter(struct pks_ctx *ctx,
 	if (rc) {
 		p_err(opts, "%s: no namespace '%s': see 'pkstool list'", what,
 		      ns_name);
-		return rc;
+		return PKSTOOL_FAILED;
 	}
 	*chardev = pks_ns_get_device(ns) ? pks_ns_get_device(ns) : "";
-	return 0;
+	return PKSTOOL_DONE;
 }
 
 /* Records of the dax device @chardev only, when it is not NULL. */
-bool pks_fault_matches(const struct pks_fault *f, const char *chardev)
+bool pks_record_matches(struct pks_record *rec, const char *chardev)
 {
-	return !chardev || ((f->flags & PKS_FAULT_F_NAMESPACE) &&
-			    !strcmp(f->owner, chardev));
+	return !chardev || (pks_record_in_namespace(rec) &&
+			    !strcmp(pks_record_get_owner(rec), chardev));
+}
+
+/*
+ * One record on one line for people, starting with its time, then @kind
+ * when it is not NULL (the monitor's "fault").
+ */
+int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
+		       size_t len)
+{
+	char when[48];
+
+	pks_time_to_text(pks_record_get_time_ns(rec), when, sizeof(when));
+	return snprintf(buf, len,
+			"%s%s%s %" PRIu64 " cpu%u %s[%u] %s %s+0x%" PRIx64 " key %u %s at %s",
+			when, kind ? " " : "", kind ? kind : "",
+			pks_record_get_seq(rec), pks_record_get_cpu(rec),
+			pks_record_get_comm(rec), pks_record_get_pid(rec),
+			pks_record_is_write(rec) ? "write" : "read",
+			pks_record_get_owner(rec), pks_record_get_offset(rec),
+			pks_record_get_key(rec), pks_record_get_outcome(rec),
+			pks_record_get_ip(rec));
 }
 
 volatile sig_atomic_t pkstool_stop;
@@ -130,8 +224,8 @@ void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
 }
 
 /*
- * Check that the driver answers, explaining why not. Returns 0, or the
- * -errno a command should return.
+ * Check that the driver answers, explaining why not. Returns PKSTOOL_DONE,
+ * or the status the command ends with.
  */
 int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what)
@@ -140,37 +234,42 @@ int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 
 	switch (rc) {
 	case 0:
-		return 0;
+		return PKSTOOL_DONE;
 	case -ENOENT:
 	case -ENODEV:
 	case -ENXIO:
 		if (!pks_cpu_has_pks()) {
 			p_err(opts, "%s: this CPU does not support PKS (CPUID.7.0:ECX bit 31 is clear)",
 			      what);
-			return -PKSTOOL_E_NOPKS;
+			return PKSTOOL_UNSUPPORTED;
 		}
 		p_err(opts, "%s: the pks driver is not loaded (%s is missing): load it with 'modprobe pks'",
 		      what, pks_device_path(ctx));
-		return -PKSTOOL_E_NODRIVER;
+		return PKSTOOL_UNSUPPORTED;
+	case -EPROTO:
+		p_err(opts, "%s: pkstool %s needs driver ABI %u, loaded driver has %u: install matching versions of pkstool and pks.ko",
+		      what, PKSTOOL_VERSION, pks_get_lib_abi_version(),
+		      pks_get_abi_version(ctx));
+		return PKSTOOL_ABI_MISMATCH;
 	case -EACCES:
 	case -EPERM:
 		p_err(opts, "%s: cannot use %s: %s: run as root",
 		      what, pks_device_path(ctx), strerror(-rc));
-		return rc;
+		return PKSTOOL_FAILED;
 	case -ENOTTY:
 		p_err(opts, "%s: %s is not the pks driver (ioctl refused): check PKS_DEVICE",
 		      what, pks_device_path(ctx));
-		return rc;
+		return PKSTOOL_FAILED;
 	default:
 		p_err(opts, "%s: %s: %s", what, pks_device_path(ctx),
 		      strerror(-rc));
-		return rc;
+		return PKSTOOL_FAILED;
 	}
 }
 
 /*
  * Check that the test module answers too; the caller checked the driver.
- * Returns 0, or the -errno a command should return.
+ * Returns PKSTOOL_DONE, or the status the command ends with.
  */
 int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 		      const char *what)
@@ -179,37 +278,22 @@ int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 
 	switch (rc) {
 	case 0:
-		return 0;
+		return PKSTOOL_DONE;
 	case -ENOENT:
 	case -ENODEV:
 	case -ENXIO:
 		p_err(opts, "%s: the test module is not loaded (%s is missing): load it with 'modprobe pks_test', never on a production machine",
 		      what, pks_test_device_path(ctx));
-		return -PKSTOOL_E_NODRIVER;
+		return PKSTOOL_UNSUPPORTED;
 	case -EACCES:
 	case -EPERM:
 		p_err(opts, "%s: cannot use %s: %s: run as root", what,
 		      pks_test_device_path(ctx), strerror(-rc));
-		return rc;
+		return PKSTOOL_FAILED;
 	default:
 		p_err(opts, "%s: %s: %s", what, pks_test_device_path(ctx),
 		      strerror(-rc));
-		return rc;
-	}
-}
-
-int pkstool_exit_code(int rc)
-{
-	switch (-rc) {
-	case 0:
-		return PKSTOOL_EXIT_OK;
-	case PKSTOOL_E_NOPKS:
-	case PKSTOOL_E_NODRIVER:
-		return PKSTOOL_EXIT_UNSUPPORTED;
-	case PKSTOOL_E_USAGE:
-		return PKSTOOL_EXIT_USAGE;
-	default:
-		return PKSTOOL_EXIT_FAIL;
+		return PKSTOOL_FAILED;
 	}
 }
 
@@ -218,4 +302,12 @@ void display_json_array(struct json_object *array)
 	printf("%s\n", json_object_to_json_string_ext(array,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/* Stream commands: one object per line, flushed at once. */
+void display_json_line(FILE *out, struct json_object *obj)
+{
+	fprintf(out, "%s\n", json_object_to_json_string_ext(obj,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(out);
 }

@@ -19,7 +19,7 @@ struct faults_opts {
 };
 
 static const struct argp_option faults_options[] = {
-	{ "follow", 'f', NULL, 0, "Wait for new faults and print them too", 0 },
+	{ "follow", 'F', NULL, 0, "Wait for new faults and print them too", 0 },
 	{ "since", 's', "SEQ", 0, "Start at sequence number SEQ", 0 },
 	{ 0 }
 };
@@ -33,19 +33,20 @@ static error_t faults_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &opts->common;
 		return 0;
-	case 'f':
+	case 'F':
 		opts->follow = true;
 		return 0;
 	case 's':
 		errno = 0;
 		opts->since = strtoull(arg, &end, 0);
 		if (errno || *end || !*arg)
-			argp_error(state, "--since takes a sequence number, not '%s'",
-				   arg);
+			return pkstool_usage(state,
+					     "--since takes a sequence number, not '%s'",
+					     arg);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (opts->ns_name)
-			argp_error(state, "name one namespace");
+			return pkstool_usage(state, "name one namespace");
 		opts->ns_name = arg;
 		return 0;
 	default:
@@ -61,49 +62,45 @@ static const struct argp faults_argp = {
 	.children = pkstool_common_children,
 };
 
-static void fault_print_text(const struct pks_fault *f)
+/*
+ * Print one batch: text lines; with --json one array, or when following
+ * one object per line (a stream has no end to close an array at).
+ */
+static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts,
+			 struct json_object *array)
 {
-	printf("%" PRIu64 " cpu%u %s[%u] %s %s+%#" PRIx64 " key %u %s at %s\n",
-	       (uint64_t)f->seq, f->cpu, f->comm, f->pid,
-	       f->flags & PKS_FAULT_F_WRITE ? "write" : "read", f->owner,
-	       (uint64_t)f->offset, f->key, pks_fault_outcome_name(f->outcome),
-	       f->ip);
-}
+	struct pks_record *rec;
+	struct json_object *jf;
+	char line[512];
 
-/* Print one batch: an array in JSON mode (one line when following). */
-static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts)
-{
-	struct json_object *array = json_object_new_array();
-	const struct pks_fault *f;
-
-	pks_fault_foreach(ctx, f) {
-		if (!pks_fault_matches(f, opts->chardev))
+	pks_record_foreach(ctx, rec) {
+		if (!pks_record_matches(rec, opts->chardev))
 			continue;
-		if (opts->common.json)
-			json_object_array_add(array, pks_fault_to_json(f));
-		else
-			fault_print_text(f);
-	}
-	if (opts->common.json && opts->follow) {
-		if (json_object_array_length(array))
-			printf("%s\n", json_object_to_json_string_ext(array,
-			       JSON_C_TO_STRING_PLAIN |
-			       JSON_C_TO_STRING_NOSLASHESCAPE));
-	} else if (opts->common.json) {
-		display_json_array(array);
+		if (!opts->common.json) {
+			pks_record_to_text(rec, NULL, line, sizeof(line));
+			printf("%s\n", line);
+			continue;
+		}
+		jf = pks_record_to_json(rec);
+		if (opts->follow) {
+			display_json_line(stdout, jf);
+			json_object_put(jf);
+		} else {
+			json_object_array_add(array, jf);
+		}
 	}
 	fflush(stdout);
-	json_object_put(array);
 }
 
 int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct faults_opts opts = { .since = 1 };
+	struct json_object *array;
 	uint64_t dropped, next;
 	int rc;
 
-	if (argp_parse(&faults_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&faults_argp, argc, argv, &opts, &rc))
+		return rc;
 	rc = pkstool_open_driver(ctx, &opts.common, "faults");
 	if (rc)
 		return rc;
@@ -112,24 +109,29 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	if (rc)
 		return rc;
 	pkstool_catch_stop_signals();
+	array = json_object_new_array();
 	next = opts.since;
 	do {
 		rc = pks_faults_refresh(ctx, next, &dropped);
 		if (rc) {
 			p_err(&opts.common, "faults: reading the fault log: %s",
 			      strerror(-rc));
-			return rc;
+			json_object_put(array);
+			return PKSTOOL_FAILED;
 		}
 		if (dropped)
 			fprintf(stderr, "pkstool: faults: %" PRIu64 " records before %" PRIu64 " were dropped (the ring holds %d)\n",
 				dropped, next + dropped, PKS_FAULT_RING);
-		faults_print(ctx, &opts);
+		faults_print(ctx, &opts, array);
 		next = pks_faults_get_next_seq(ctx);
 		/* A full batch may have more behind it: read again first. */
-		if (pks_fault_get_first(ctx))
+		if (pks_record_get_first(ctx))
 			continue;
 		if (opts.follow && !pkstool_stop)
 			pks_faults_wait(ctx, 1000);
 	} while (opts.follow && !pkstool_stop);
-	return 0;
+	if (opts.common.json && !opts.follow)
+		display_json_array(array);
+	json_object_put(array);
+	return PKSTOOL_DONE;
 }

@@ -124,9 +124,8 @@ int cmd_info(int argc, char **argv, struct pks_ctx *ctx)
 	struct json_object *array;
 	int status, rc;
 
-	rc = argp_parse(&info_argp, argc, argv, 0, NULL, &opts);
-	if (rc)
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&info_argp, argc, argv, &opts, &rc))
+		return rc;
 
 	/* Without the driver, info still reports CPU support. */
 	status = pks_driver_status(ctx);
@@ -135,11 +134,10 @@ int cmd_info(int argc, char **argv, struct pks_ctx *ctx)
 		if (rc) {
 			p_err(&opts, "info: reading driver state: %s",
 			      strerror(-rc));
-			return rc;
+			return PKSTOOL_FAILED;
 		}
 	} else if (status != -ENOENT) {
-		rc = pkstool_open_driver(ctx, &opts, "info");
-		return rc;
+		return pkstool_open_driver(ctx, &opts, "info");
 	}
 
 	if (opts.json) {
@@ -150,5 +148,5 @@ int cmd_info(int argc, char **argv, struct pks_ctx *ctx)
 	} else {
 		info_print_text(ctx, status);
 	}
-	return 0;
+	return PKSTOOL_DONE;
 }

@@ -13,7 +13,7 @@ struct json_object *pks_hex_to_json(uint32_t value)
 {
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "%#010x", value);
+	snprintf(buf, sizeof(buf), "0x%08x", value);
 	return json_object_new_string(buf);
 }
 
@@ -78,23 +78,42 @@ struct json_object *pks_path_to_json(struct pks_path *path)
 	return jpath;
 }
 
-/* -u: sizes as "1008.00 MiB (1.06 GB)", like ndctl's util_json_object_size. */
+/*
+ * A size for people, in the form ndctl list -u prints ("502.00 MiB
+ * (526.39 MB)"): each half in its own largest unit; small sizes stay
+ * numbers of bytes.
+ */
+size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGTPE";
+	double bin = bytes, dec = bytes;
+	int b = -1, d = -1;
+
+	if (bytes < 5000)
+		return snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	while (bin >= 1024 && b < 5) {
+		bin /= 1024;
+		b++;
+	}
+	while (dec >= 1000 && d < 5) {
+		dec /= 1000;
+		d++;
+	}
+	return snprintf(buf, len, "%.2f %ciB (%.2f %cB)", bin, units[b], dec,
+			units[d]);
+}
+
 static int size_to_human(struct json_object *jobj, struct printbuf *pb,
 			 int level, int flags)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	uint64_t bytes = json_object_get_uint64(jobj);
-	double v = bytes, dec = bytes / 1e9;
-	char buf[64];
-	int u = 0;
+	char text[48], buf[52];
 
 	(void)level;
 	(void)flags;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, sizeof(buf), "\"%.2f %s (%.2f GB)\"", v, units[u], dec);
+	pks_size_to_human(bytes, text, sizeof(text));
+	/* Small sizes stay JSON numbers, as in ndctl. */
+	snprintf(buf, sizeof(buf), bytes < 5000 ? "%s" : "\"%s\"", text);
 	return printbuf_memappend(pb, buf, strlen(buf));
 }
 
@@ -111,7 +130,8 @@ static struct json_object *addr_to_json(uint64_t addr)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)addr);
+	/* Not %#llx: that prints 0 without its 0x. */
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
 	return json_object_new_string(buf);
 }
 
@@ -125,6 +145,8 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 		return NULL;
 	json_object_object_add(jns, "dev",
 			       json_object_new_string(pks_ns_get_name(ns)));
+	json_object_object_add(jns, "region",
+			       json_object_new_string(pks_ns_get_region(ns)));
 	json_object_object_add(jns, "mode",
 			       json_object_new_string(pks_ns_get_mode(ns)));
 	json_object_object_add(jns, "size",
@@ -150,48 +172,102 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 	return jns;
 }
 
-static struct json_object *time_to_json(uint64_t ns)
+/* A record's time as ISO 8601 UTC with microseconds, for JSON and text. */
+void pks_time_to_text(uint64_t ns, char *buf, size_t len)
 {
 	time_t secs = ns / 1000000000;
 	struct tm tm;
-	char buf[48];
 	size_t n;
 
 	gmtime_r(&secs, &tm);
-	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, sizeof(buf) - n, ".%06lluZ",
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%06lluZ",
 		 (unsigned long long)(ns % 1000000000) / 1000);
+}
+
+static struct json_object *time_to_json(uint64_t ns)
+{
+	char buf[48];
+
+	pks_time_to_text(ns, buf, sizeof(buf));
 	return json_object_new_string(buf);
 }
 
-struct json_object *pks_fault_to_json(const struct pks_fault *f)
+/*
+ * A fault record; with @rec NULL every key is there with null, for the
+ * monitor's dropped events. The keys are the same either way.
+ */
+struct json_object *pks_record_to_json(struct pks_record *rec)
 {
 	struct json_object *jf = json_object_new_object();
-	struct json_object *jstack = json_object_new_array();
-	bool in_ns = f->flags & PKS_FAULT_F_NAMESPACE;
-	int i;
+	struct json_object *jstack = NULL;
+	const char *frame;
+	unsigned int i;
 
-	if (!jf || !jstack)
+	if (!jf)
 		return NULL;
-	json_object_object_add(jf, "seq", json_object_new_uint64(f->seq));
-	json_object_object_add(jf, "timestamp", time_to_json(f->time_ns));
-	json_object_object_add(jf, "access", json_object_new_string(
-			       f->flags & PKS_FAULT_F_WRITE ? "write" : "read"));
-	json_object_object_add(jf, "outcome", json_object_new_string(
-			       pks_fault_outcome_name(f->outcome)));
-	json_object_object_add(jf, "chardev", in_ns ?
-			       json_object_new_string(f->owner) : NULL);
-	json_object_object_add(jf, "key_owner", json_object_new_string(f->owner));
-	json_object_object_add(jf, "offset", addr_to_json(f->offset));
-	json_object_object_add(jf, "address", addr_to_json(f->address));
-	json_object_object_add(jf, "key", json_object_new_int(f->key));
-	json_object_object_add(jf, "cpu", json_object_new_int(f->cpu));
-	json_object_object_add(jf, "pid", json_object_new_int(f->pid));
-	json_object_object_add(jf, "comm", json_object_new_string(f->comm));
-	json_object_object_add(jf, "ip", json_object_new_string(f->ip));
-	for (i = 0; i < PKS_FAULT_STACK && f->stack[i][0]; i++)
-		json_object_array_add(jstack,
-				      json_object_new_string(f->stack[i]));
+	if (rec) {
+		jstack = json_object_new_array();
+		for (i = 0; (frame = pks_record_get_stack(rec, i)); i++)
+			json_object_array_add(jstack,
+					      json_object_new_string(frame));
+	}
+#define REC(expr) (rec ? (expr) : NULL)
+	json_object_object_add(jf, "seq",
+			       REC(json_object_new_uint64(pks_record_get_seq(rec))));
+	json_object_object_add(jf, "timestamp",
+			       REC(time_to_json(pks_record_get_time_ns(rec))));
+	json_object_object_add(jf, "access", REC(json_object_new_string(
+			       pks_record_is_write(rec) ? "write" : "read")));
+	json_object_object_add(jf, "outcome", REC(json_object_new_string(
+			       pks_record_get_outcome(rec))));
+	json_object_object_add(jf, "chardev",
+			       rec && pks_record_in_namespace(rec) ?
+			       json_object_new_string(pks_record_get_owner(rec)) :
+			       NULL);
+	json_object_object_add(jf, "key_owner", REC(json_object_new_string(
+			       pks_record_get_owner(rec))));
+	json_object_object_add(jf, "offset",
+			       REC(addr_to_json(pks_record_get_offset(rec))));
+	json_object_object_add(jf, "address",
+			       REC(addr_to_json(pks_record_get_address(rec))));
+	json_object_object_add(jf, "key",
+			       REC(json_object_new_int(pks_record_get_key(rec))));
+	json_object_object_add(jf, "cpu",
+			       REC(json_object_new_int(pks_record_get_cpu(rec))));
+	json_object_object_add(jf, "pid",
+			       REC(json_object_new_int(pks_record_get_pid(rec))));
+	json_object_object_add(jf, "comm", REC(json_object_new_string(
+			       pks_record_get_comm(rec))));
+	json_object_object_add(jf, "ip", REC(json_object_new_string(
+			       pks_record_get_ip(rec))));
+#undef REC
 	json_object_object_add(jf, "stack", jstack);
 	return jf;
+}
+
+/*
+ * One monitor event: a fault (@rec) or a count of records the ring
+ * dropped (@rec NULL). Both carry every key, null where it does not
+ * apply, so a consumer reads one shape.
+ */
+struct json_object *pks_record_event_to_json(struct pks_record *rec,
+					     uint64_t dropped)
+{
+	struct json_object *jev = json_object_new_object();
+	struct json_object *jf = pks_record_to_json(rec);
+
+	if (!jev || !jf) {
+		json_object_put(jev);
+		json_object_put(jf);
+		return NULL;
+	}
+	json_object_object_add(jev, "event",
+			       json_object_new_string(rec ? "fault" : "dropped"));
+	json_object_object_add(jev, "dropped", rec ? NULL :
+			       json_object_new_uint64(dropped));
+	json_object_object_foreach(jf, key, val)
+		json_object_object_add(jev, key, json_object_get(val));
+	json_object_put(jf);
+	return jev;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pkstool list: every pmem namespace and its protection, as JSON (like
- * ndctl list, which it mirrors in field names).
+ * pkstool list: pmem namespaces and their protection, as text or as a
+ * JSON array (field names as in ndctl list where they mean the same).
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,10 +11,20 @@
 struct list_opts {
 	struct pkstool_opts common;
 	bool human;
+	const char *namespace;
+	const char *region;
+	const char *ns_mode;
 };
 
 static const struct argp_option list_options[] = {
-	{ "human", 'u', NULL, 0, "Sizes in human units", 0 },
+	{ "human", 'u', NULL, 0, "Sizes in human units, as ndctl list -u", 0 },
+	{ "namespace", 'n', "NAMESPACE", 0,
+	  "Only NAMESPACE (namespaceX.Y, daxX.Y, pmemX)", 0 },
+	{ "region", 'r', "REGION", 0, "Only namespaces of REGION (regionX or X)",
+	  0 },
+	{ "ns-mode", 'M', "MODE", 0,
+	  "Only namespaces in MODE: devdax, fsdax, sector, raw or system-ram",
+	  0 },
 	{ 0 }
 };
 
@@ -29,9 +39,17 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 	case 'u':
 		opts->human = true;
 		return 0;
+	case 'n':
+		opts->namespace = arg;
+		return 0;
+	case 'r':
+		opts->region = arg;
+		return 0;
+	case 'M':
+		opts->ns_mode = arg;
+		return 0;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
+		return pkstool_usage(state, "unexpected argument '%s'", arg);
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -40,9 +58,53 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 static const struct argp list_argp = {
 	.options = list_options,
 	.parser = list_parse,
-	.doc = "List pmem namespaces with their protection state, as a JSON array.",
+	.doc = "List pmem namespaces with their protection state.\v"
+	       "Filters combine: a namespace is listed when it matches each "
+	       "one given.",
 	.children = pkstool_common_children,
 };
+
+static bool region_matches(struct pks_ns *ns, const char *region)
+{
+	const char *name = pks_ns_get_region(ns);
+
+	if (!region)
+		return true;
+	if (!strncmp(name, "region", 6) && !strcmp(name + 6, region))
+		return true;
+	return !strcmp(name, region);
+}
+
+static bool list_wanted(struct pks_ctx *ctx, const struct list_opts *opts,
+			struct pks_ns *ns)
+{
+	if (opts->namespace && pks_ns_find(ctx, opts->namespace) != ns)
+		return false;
+	if (opts->ns_mode && strcmp(pks_ns_get_mode(ns), opts->ns_mode))
+		return false;
+	return region_matches(ns, opts->region);
+}
+
+static void list_print_text(struct pks_ns *ns, bool human)
+{
+	const char *dev = pks_ns_get_device(ns);
+	char size[48];
+
+	if (human)
+		pks_size_to_human(pks_ns_get_size(ns), size, sizeof(size));
+	else
+		snprintf(size, sizeof(size), "%llu",
+			 (unsigned long long)pks_ns_get_size(ns));
+	printf("%-14s %-8s %-10s %-10s %-24s ", pks_ns_get_name(ns),
+	       pks_ns_get_region(ns), pks_ns_get_mode(ns), dev ? dev : "-",
+	       size);
+	if (pks_ns_is_protected(ns))
+		printf("protected key %d %s faults %llu\n", pks_ns_get_key(ns),
+		       pks_mode_name(pks_ns_get_protection_mode(ns)),
+		       (unsigned long long)pks_ns_get_faults(ns));
+	else
+		printf("unprotected\n");
+}
 
 int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 {
@@ -51,8 +113,8 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	struct pks_ns *ns;
 	int rc;
 
-	if (argp_parse(&list_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&list_argp, argc, argv, &opts, &rc))
+		return rc;
 	/* Namespaces are listed without the driver too, all unprotected. */
 	rc = pks_driver_status(ctx);
 	if (rc && rc != -ENOENT)
@@ -61,12 +123,26 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	if (rc) {
 		p_err(&opts.common, "list: reading namespaces: %s",
 		      strerror(-rc));
-		return rc;
+		return PKSTOOL_FAILED;
+	}
+	if (opts.namespace && !pks_ns_find(ctx, opts.namespace)) {
+		p_err(&opts.common,
+		      "list: no namespace '%s': see 'pkstool list' or 'ndctl list -N'",
+		      opts.namespace);
+		return PKSTOOL_FAILED;
 	}
 	array = json_object_new_array();
-	pks_ns_foreach(ctx, ns)
-		json_object_array_add(array, pks_ns_to_json(ns, opts.human));
-	display_json_array(array);
+	pks_ns_foreach(ctx, ns) {
+		if (!list_wanted(ctx, &opts, ns))
+			continue;
+		if (opts.common.json)
+			json_object_array_add(array,
+					      pks_ns_to_json(ns, opts.human));
+		else
+			list_print_text(ns, opts.human);
+	}
+	if (opts.common.json)
+		display_json_array(array);
 	json_object_put(array);
-	return 0;
+	return PKSTOOL_DONE;
 }

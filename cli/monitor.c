@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pkstool monitor: a long-running watcher, like ndctl monitor. Each new
- * stray access becomes one JSON object on one line, on stdout, in a log
- * file or in syslog.
+ * stray access becomes one line, on stdout, in a log file or in syslog:
+ * text, or with --json one JSON object (JSON lines).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,12 +44,13 @@ static error_t monitor_parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_ARG:
 		if (opts->ns_name)
-			argp_error(state, "name one namespace");
+			return pkstool_usage(state, "name one namespace");
 		opts->ns_name = arg;
 		return 0;
 	case ARGP_KEY_END:
 		if (opts->daemon && !opts->log)
-			argp_error(state, "--daemon needs --log FILE or --log syslog");
+			return pkstool_usage(state,
+					     "--daemon needs --log FILE or --log syslog");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -60,35 +61,49 @@ static const struct argp monitor_argp = {
 	.options = monitor_options,
 	.parser = monitor_parse,
 	.args_doc = "[NAMESPACE]",
-	.doc = "Watch for stray accesses and log each as one JSON object per "
-	       "line, until SIGTERM or SIGINT.",
+	.doc = "Watch for stray accesses and log each on one line (with "
+	       "--json, one JSON object per line), until SIGTERM or SIGINT.",
 	.children = pkstool_common_children,
 };
 
-static void monitor_emit(FILE *out, struct json_object *event)
+static void monitor_emit(FILE *out, bool json, struct pks_record *rec,
+			 uint64_t dropped)
 {
-	const char *line = json_object_to_json_string_ext(event,
-			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	struct json_object *event = NULL;
+	char buf[512];
+	const char *line = buf;
 
+	if (json) {
+		event = pks_record_event_to_json(rec, dropped);
+		line = json_object_to_json_string_ext(event,
+				JSON_C_TO_STRING_PLAIN |
+				JSON_C_TO_STRING_NOSLASHESCAPE);
+	} else if (rec) {
+		pks_record_to_text(rec, "fault", buf, sizeof(buf));
+	} else {
+		snprintf(buf, sizeof(buf),
+			 "dropped %" PRIu64 " records (the ring was full)",
+			 dropped);
+	}
 	if (out) {
 		fprintf(out, "%s\n", line);
 		fflush(out);
 	} else {
 		syslog(LOG_WARNING, "%s", line);
 	}
+	json_object_put(event);
 }
 
 int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct monitor_opts opts = { 0 };
-	const struct pks_fault *f;
-	struct json_object *event;
+	struct pks_record *rec;
 	uint64_t next, dropped;
 	FILE *out = stdout;
 	int rc;
 
-	if (argp_parse(&monitor_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&monitor_argp, argc, argv, &opts, &rc))
+		return rc;
 	rc = pkstool_open_driver(ctx, &opts.common, "monitor");
 	if (rc)
 		return rc;
@@ -102,16 +117,14 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	} else if (opts.log) {
 		out = fopen(opts.log, "ae");
 		if (!out) {
-			rc = -errno;
 			p_err(&opts.common, "monitor: opening %s: %s", opts.log,
 			      strerror(errno));
-			return rc;
+			return PKSTOOL_FAILED;
 		}
 	}
 	if (opts.daemon && daemon(0, 0)) {
-		rc = -errno;
 		p_err(&opts.common, "monitor: daemon: %s", strerror(errno));
-		return rc;
+		return PKSTOOL_FAILED;
 	}
 	pkstool_catch_stop_signals();
 
@@ -128,24 +141,11 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 		rc = pks_faults_refresh(ctx, next, &dropped);
 		if (rc)
 			break;
-		if (dropped) {
-			event = json_object_new_object();
-			json_object_object_add(event, "event",
-					       json_object_new_string("dropped"));
-			json_object_object_add(event, "count",
-					       json_object_new_uint64(dropped));
-			monitor_emit(out, event);
-			json_object_put(event);
-		}
-		pks_fault_foreach(ctx, f) {
-			if (!pks_fault_matches(f, opts.chardev))
-				continue;
-			event = pks_fault_to_json(f);
-			json_object_object_add(event, "event",
-					       json_object_new_string("fault"));
-			monitor_emit(out, event);
-			json_object_put(event);
-		}
+		if (dropped)
+			monitor_emit(out, opts.common.json, NULL, dropped);
+		pks_record_foreach(ctx, rec)
+			if (pks_record_matches(rec, opts.chardev))
+				monitor_emit(out, opts.common.json, rec, 0);
 		next = pks_faults_get_next_seq(ctx);
 	}
 	if (rc)
@@ -156,5 +156,5 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	if (!out)
 		closelog();
 	fprintf(stderr, "pkstool: monitor: stopped\n");
-	return rc;
+	return rc ? PKSTOOL_FAILED : PKSTOOL_DONE;
 }

@@ -18,77 +18,127 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "info", cmd_info, "show PKS support, driver, CPU and key state" },
 	{ "list", cmd_list, "list pmem namespaces and their protection" },
-	{ "enable", cmd_enable, "protect device-dax namespaces" },
+	{ "enable", cmd_enable, "protect devdax and fsdax namespaces" },
 	{ "disable", cmd_disable, "end protection of namespaces" },
 	{ "faults", cmd_faults, "show recorded stray accesses" },
 	{ "monitor", cmd_monitor, "log stray accesses as they happen" },
 	{ "test", cmd_test, "run the built-in PKS test cases" },
 	{ "version", cmd_version, "print the pkstool version" },
-	{ "help", cmd_help, "list the commands" },
+	{ "help", cmd_help, "list the commands, or describe one" },
 };
 
-static const struct cmd_struct *find_cmd(const char *name);
-
-/* help: the command list, or with a command name that command's --help. */
-int cmd_help(int argc, char **argv, struct pks_ctx *ctx)
-{
-	const struct cmd_struct *cmd;
-	char name[64], opt[] = "--help";
-	char *args[3];
-	size_t i;
-
-	if (argc > 2) {
-		fprintf(stderr, "pkstool: help: name one command\n");
-		return -PKSTOOL_E_USAGE;
-	}
-	if (argc == 2) {
-		cmd = find_cmd(argv[1]);
-		if (!cmd || cmd->fn == cmd_help) {
-			fprintf(stderr, "pkstool: help: unknown command '%s': see 'pkstool help'\n",
-				argv[1]);
-			return -PKSTOOL_E_USAGE;
-		}
-		snprintf(name, sizeof(name), "pkstool %s", cmd->cmd);
-		args[0] = name;
-		args[1] = opt;
-		args[2] = NULL;
-		return cmd->fn(2, args, ctx);
-	}
-	printf("usage: pkstool <command> [options]\n\ncommands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		printf("  %-10s %s\n", commands[i].cmd, commands[i].summary);
-	printf("\n'pkstool <command> --help' describes a command; "
-	       "man pkstool-<command> has the details.\n");
-	return 0;
-}
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static const struct cmd_struct *find_cmd(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(commands[i].cmd, name))
 			return &commands[i];
 	return NULL;
+}
+
+struct help_opts {
+	struct pkstool_opts common;
+	const struct cmd_struct *cmd;
+};
+
+static error_t help_parse(int key, char *arg, struct argp_state *state)
+{
+	struct help_opts *opts = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &opts->common;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (opts->cmd)
+			return pkstool_usage(state, "name one command");
+		opts->cmd = find_cmd(arg);
+		if (!opts->cmd)
+			return pkstool_usage(state, "unknown command '%s'", arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp help_argp = {
+	.parser = help_parse,
+	.args_doc = "[COMMAND]",
+	.doc = "List the commands, or show COMMAND's options as "
+	       "'pkstool COMMAND --help' does.",
+	.children = pkstool_common_children,
+};
+
+static void help_print_commands(bool json)
+{
+	struct json_object *array, *jcmd;
+	size_t i;
+
+	if (!json) {
+		printf("usage: pkstool <command> [options]\n\ncommands:\n");
+		for (i = 0; i < NR_COMMANDS; i++)
+			printf("  %-10s %s\n", commands[i].cmd,
+			       commands[i].summary);
+		printf("\n'pkstool <command> --help' describes a command; "
+		       "man pkstool-<command> has the details.\n");
+		return;
+	}
+	array = json_object_new_array();
+	for (i = 0; i < NR_COMMANDS; i++) {
+		jcmd = json_object_new_object();
+		json_object_object_add(jcmd, "command",
+				       json_object_new_string(commands[i].cmd));
+		json_object_object_add(jcmd, "summary",
+				       json_object_new_string(commands[i].summary));
+		json_object_array_add(array, jcmd);
+	}
+	display_json_array(array);
+	json_object_put(array);
+}
+
+/* help: the command list, or with a command name that command's --help. */
+int cmd_help(int argc, char **argv, struct pks_ctx *ctx)
+{
+	struct help_opts opts = { 0 };
+	char name[64], opt[] = "--help";
+	char *args[3];
+	int status;
+
+	if (!pkstool_parse(&help_argp, argc, argv, &opts, &status))
+		return status;
+	if (!opts.cmd) {
+		help_print_commands(opts.common.json);
+		return PKSTOOL_DONE;
+	}
+	snprintf(name, sizeof(name), "pkstool %s", opts.cmd->cmd);
+	args[0] = name;
+	args[1] = opt;
+	args[2] = NULL;
+	pkstool_cmd = opts.cmd->cmd;
+	return opts.cmd->fn(2, args, ctx);
 }
 
 static int run_builtin(const struct cmd_struct *cmd, int argc, char **argv)
 {
 	char name[64];
 	struct pks_ctx *ctx;
-	int rc;
+	int rc, status;
 
 	rc = pks_new(&ctx);
 	if (rc) {
 		fprintf(stderr, "pkstool: %s: %s\n", cmd->cmd, strerror(-rc));
-		return pkstool_exit_code(rc);
+		return PKSTOOL_FAILED;
 	}
-	/* argp names the command in its messages: "pkstool test: ...". */
+	/* argp's --help shows "Usage: pkstool test ...". */
 	snprintf(name, sizeof(name), "pkstool %s", cmd->cmd);
 	argv[0] = name;
-	rc = cmd->fn(argc, argv, ctx);
+	pkstool_cmd = cmd->cmd;
+	status = cmd->fn(argc, argv, ctx);
 	pks_unref(ctx);
-	return pkstool_exit_code(rc);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -96,26 +146,28 @@ int main(int argc, char **argv)
 	const struct cmd_struct *cmd;
 	size_t i;
 
-	argp_err_exit_status = PKSTOOL_EXIT_USAGE;
 	if (argc < 2) {
-		cmd_help(0, NULL, NULL);
-		return PKSTOOL_EXIT_USAGE;
+		help_print_commands(false);
+		return PKSTOOL_USAGE;
 	}
 	if (!strcmp(argv[1], "--list-cmds")) {
-		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		for (i = 0; i < NR_COMMANDS; i++)
 			printf("%s\n", commands[i].cmd);
-		return PKSTOOL_EXIT_OK;
+		return PKSTOOL_DONE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return cmd_help(0, NULL, NULL);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "-?")) {
+		help_print_commands(false);
+		return PKSTOOL_DONE;
+	}
 	if (!strcmp(argv[1], "--version"))
-		return cmd_version(0, NULL, NULL);
-
-	cmd = find_cmd(argv[1]);
+		cmd = find_cmd("version");
+	else
+		cmd = find_cmd(argv[1]);
 	if (!cmd) {
 		fprintf(stderr, "pkstool: unknown command '%s': see 'pkstool help'\n",
 			argv[1]);
-		return PKSTOOL_EXIT_USAGE;
+		return PKSTOOL_USAGE;
 	}
 	return run_builtin(cmd, argc - 1, argv + 1);
 }

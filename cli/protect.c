@@ -2,6 +2,10 @@
 /*
  * pkstool enable and pkstool disable: one implementation, told apart by an
  * action table, as daxctl's device.c does for its device commands.
+ *
+ * Both are idempotent: each namespace asked for gets one result word, and
+ * running the same command again gives a word that says nothing changed
+ * ("already", "not-protected") with exit code 0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,29 +18,24 @@ enum protect_action {
 	ACTION_DISABLE,
 };
 
-/**
- * struct protect_verb - what differs between enable and disable
- * @name: the command
- * @doc: its argp doc string
- * @done: past participle for the summary
- */
-static const struct protect_verb {
-	const char *name;
-	const char *doc;
-	const char *done;
-} verbs[] = {
-	[ACTION_ENABLE] = {
-		"enable",
-		"Protect device-dax namespaces from stray kernel accesses.\v"
-		"NAMESPACE is namespaceX.Y, daxX.Y or /dev/daxX.Y.",
-		"enabled",
-	},
-	[ACTION_DISABLE] = {
-		"disable",
-		"End protection of device-dax namespaces.\v"
-		"NAMESPACE is namespaceX.Y, daxX.Y or /dev/daxX.Y.",
-		"disabled",
-	},
+/* What happened to one namespace: its "result" word. */
+enum protect_result {
+	RESULT_ENABLED,
+	RESULT_ALREADY,
+	RESULT_CHANGED,
+	RESULT_DISABLED,
+	RESULT_NOT_PROTECTED,
+	RESULT_REFUSED,
+	NR_RESULTS
+};
+
+static const char *const result_words[NR_RESULTS] = {
+	[RESULT_ENABLED] = "enabled",
+	[RESULT_ALREADY] = "already",
+	[RESULT_CHANGED] = "changed",
+	[RESULT_DISABLED] = "disabled",
+	[RESULT_NOT_PROTECTED] = "not-protected",
+	[RESULT_REFUSED] = "refused",
 };
 
 struct protect_opts {
@@ -49,13 +48,19 @@ struct protect_opts {
 	int nr_names;
 };
 
-static const struct argp_option protect_options[] = {
-	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
+/* Each command offers only the options it honours. */
+static const struct argp_option enable_options[] = {
+	{ "all", 'a', NULL, 0, "Every devdax and fsdax namespace", 0 },
 	{ "force", 'f', NULL, 0,
-	  "Enable even though panic_on_warn is set", 0 },
+	  "Protect even though panic_on_warn is set", 0 },
 	{ "mode", 'm', "MODE", 0,
 	  "strict (default: stray accesses are refused) or relaxed (reported, "
 	  "then allowed once); changes the mode of a protected namespace", 0 },
+	{ 0 }
+};
+
+static const struct argp_option disable_options[] = {
+	{ "all", 'a', NULL, 0, "Every devdax and fsdax namespace", 0 },
 	{ 0 }
 };
 
@@ -71,17 +76,14 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		opts->all = true;
 		return 0;
 	case 'f':
-		if (opts->action != ACTION_ENABLE)
-			argp_error(state, "--force applies to enable only");
 		opts->force = true;
 		return 0;
 	case 'm':
-		if (opts->action != ACTION_ENABLE)
-			argp_error(state, "--mode applies to enable only");
 		opts->mode = pks_mode_lookup(arg);
 		if (opts->mode < 0)
-			argp_error(state, "unknown mode '%s': use strict or relaxed",
-				   arg);
+			return pkstool_usage(state,
+					     "unknown mode '%s': use strict or relaxed",
+					     arg);
 		return 0;
 	case ARGP_KEY_ARGS:
 		opts->names = state->argv + state->next;
@@ -89,10 +91,12 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_END:
 		if (!opts->all && !opts->nr_names)
-			argp_error(state, "name a namespace to %s, or --all",
-				   verbs[opts->action].name);
+			return pkstool_usage(state,
+					     "name a namespace to %s, or --all",
+					     pkstool_cmd);
 		if (opts->all && opts->nr_names)
-			argp_error(state, "give namespaces or --all, not both");
+			return pkstool_usage(state,
+					     "give namespaces or --all, not both");
 		return 0;
 	default:
 		(void)arg;
@@ -100,116 +104,174 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 	}
 }
 
-/* Outcome of one namespace, for the JSON array and the summary. */
-enum outcome { DONE, ALREADY, REFUSED };
+static const struct argp enable_argp = {
+	.options = enable_options,
+	.parser = protect_parse,
+	.args_doc = "NAMESPACE...",
+	.doc = "Protect devdax and fsdax namespaces from stray kernel "
+	       "accesses.\v"
+	       "NAMESPACE is namespaceX.Y, daxX.Y, /dev/daxX.Y or pmemX. Each "
+	       "namespace gets one result: enabled, already, changed or "
+	       "refused (see pkstool-json(7)).",
+	.children = pkstool_common_children,
+};
 
-static enum outcome protect_one(struct protect_opts *opts, struct pks_ns *ns,
-				char *why, size_t len)
+static const struct argp disable_argp = {
+	.options = disable_options,
+	.parser = protect_parse,
+	.args_doc = "NAMESPACE...",
+	.doc = "End protection of namespaces.\v"
+	       "NAMESPACE is namespaceX.Y, daxX.Y, /dev/daxX.Y or pmemX. Each "
+	       "namespace gets one result: disabled, not-protected or refused "
+	       "(see pkstool-json(7)).",
+	.children = pkstool_common_children,
+};
+
+/*
+ * Enable one namespace. Whether anything needs doing is decided first, so
+ * that a re-run of an applied command says "already" even where a new
+ * protection would be refused (panic_on_warn).
+ */
+static enum protect_result enable_one(const struct protect_opts *opts,
+				      struct pks_ns *ns, bool refuse_new,
+				      char *why, size_t len)
 {
-	bool enable = opts->action == ACTION_ENABLE;
+	enum pks_mode mode = opts->mode < 0 ? PKS_MODE_STRICT : opts->mode;
 	int rc;
 
-	*why = '\0';
 	if (!pks_ns_can_protect(ns)) {
 		snprintf(why, len,
 			 "%s is %s: only devdax and fsdax namespaces can be protected (%s memory has no DAX mapping in the kernel's direct map); reconfigure it with 'ndctl create-namespace -m fsdax' or '-m devdax'",
 			 pks_ns_get_name(ns), pks_ns_get_mode(ns),
 			 pks_ns_get_mode(ns));
-		return REFUSED;
+		return RESULT_REFUSED;
 	}
-	if (pks_ns_is_protected(ns) == enable) {
-		if (!enable || opts->mode < 0 ||
+	if (pks_ns_is_protected(ns)) {
+		if (opts->mode < 0 ||
 		    opts->mode == pks_ns_get_protection_mode(ns))
-			return ALREADY;
+			return RESULT_ALREADY;
 		rc = pks_ns_set_mode(ns, opts->mode);
 		if (rc) {
 			snprintf(why, len, "cannot change the mode: %s",
 				 strerror(-rc));
-			return REFUSED;
+			return RESULT_REFUSED;
 		}
-		fprintf(stderr, "pkstool: enable: %s mode is now %s\n",
-			pks_ns_get_name(ns), pks_mode_name(opts->mode));
-		return ALREADY;
+		return RESULT_CHANGED;
 	}
-	rc = enable ? pks_ns_protect(ns, opts->mode < 0 ? PKS_MODE_STRICT :
-				     opts->mode, why, len) :
-		      pks_ns_unprotect(ns);
+	if (refuse_new) {
+		snprintf(why, len,
+			 "panic_on_warn is set, and the first stray access of a boot WARNs in the kernel's fault handler, which would panic this machine: clear kernel.panic_on_warn or use --force");
+		return RESULT_REFUSED;
+	}
+	rc = pks_ns_protect(ns, mode, why, len);
 	if (!rc)
-		return DONE;
+		return RESULT_ENABLED;
 	if (!*why)
 		snprintf(why, len, "%s", strerror(-rc));
-	return REFUSED;
+	return RESULT_REFUSED;
+}
+
+static enum protect_result disable_one(struct pks_ns *ns, char *why,
+				       size_t len)
+{
+	int rc;
+
+	if (!pks_ns_is_protected(ns))
+		return RESULT_NOT_PROTECTED;
+	rc = pks_ns_unprotect(ns);
+	if (!rc)
+		return RESULT_DISABLED;
+	snprintf(why, len, "%s", strerror(-rc));
+	return RESULT_REFUSED;
+}
+
+static void result_print_text(struct pks_ns *ns, enum protect_result result,
+			      const char *why)
+{
+	printf("%s: %s", pks_ns_get_name(ns), result_words[result]);
+	if (pks_ns_is_protected(ns))
+		printf(" (key %d, %s)", pks_ns_get_key(ns),
+		       pks_mode_name(pks_ns_get_protection_mode(ns)));
+	if (*why)
+		printf(": %s", why);
+	printf("\n");
+}
+
+static bool protect_wanted(struct pks_ctx *ctx, const struct protect_opts *opts,
+			   struct pks_ns *ns)
+{
+	int i;
+
+	if (opts->all)
+		return pks_ns_can_protect(ns);
+	for (i = 0; i < opts->nr_names; i++)
+		if (pks_ns_find(ctx, opts->names[i]) == ns)
+			return true;
+	return false;
 }
 
 static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		       enum protect_action action)
 {
-	static const char *const outcome_names[] = {
-		[DONE] = NULL, [ALREADY] = "already", [REFUSED] = "refused",
-	};
-	const struct protect_verb *verb = &verbs[action];
-	struct argp argp = {
-		.options = protect_options,
-		.parser = protect_parse,
-		.args_doc = "NAMESPACE...",
-		.doc = verb->doc,
-		.children = pkstool_common_children,
-	};
 	struct protect_opts opts = { .action = action, .mode = -1 };
-	unsigned int count[REFUSED + 1] = { 0 };
+	unsigned int count[NR_RESULTS] = { 0 };
 	struct json_object *array, *jns;
-	struct pks_ns *ns;
-	enum outcome outcome;
+	enum protect_result result;
+	bool refuse_new = false;
 	char why[PKS_MESSAGE_LEN + 256];
+	struct pks_ns *ns;
 	int i, rc;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
-	rc = pkstool_open_driver(ctx, &opts.common, verb->name);
-	if (rc)
+	if (!pkstool_parse(action == ACTION_ENABLE ? &enable_argp :
+			   &disable_argp, argc, argv, &opts, &rc))
 		return rc;
+	/*
+	 * Without the driver nothing is protected: disable has nothing to
+	 * do and says so per namespace. Enable needs the driver.
+	 */
+	rc = pks_driver_status(ctx);
+	if (!(action == ACTION_DISABLE && rc == -ENOENT)) {
+		rc = pkstool_open_driver(ctx, &opts.common, pkstool_cmd);
+		if (rc)
+			return rc;
+	}
 	rc = pks_ns_scan(ctx);
 	if (rc) {
-		p_err(&opts.common, "%s: reading namespaces: %s", verb->name,
+		p_err(&opts.common, "%s: reading namespaces: %s", pkstool_cmd,
 		      strerror(-rc));
-		return rc;
-	}
-	if (action == ACTION_ENABLE && !opts.force && pks_panic_on_warn() > 0) {
-		p_err(&opts.common,
-		      "%s: panic_on_warn is set, and the first stray access of a boot WARNs in the kernel's fault handler, which would panic this machine: clear kernel.panic_on_warn or use --force",
-		      verb->name);
-		return -EPERM;
+		return PKSTOOL_FAILED;
 	}
 	/* Resolve every name before changing anything. */
 	for (i = 0; i < opts.nr_names; i++) {
 		if (!pks_ns_find(ctx, opts.names[i])) {
 			p_err(&opts.common,
 			      "%s: no namespace '%s': see 'pkstool list' or 'ndctl list -N'",
-			      verb->name, opts.names[i]);
-			return -ENOENT;
+			      pkstool_cmd, opts.names[i]);
+			return PKSTOOL_FAILED;
 		}
 	}
+	if (action == ACTION_ENABLE && !opts.force)
+		refuse_new = pks_panic_on_warn() > 0;
 
 	array = json_object_new_array();
 	pks_ns_foreach(ctx, ns) {
-		bool wanted = opts.all && pks_ns_can_protect(ns);
-
-		for (i = 0; !wanted && i < opts.nr_names; i++)
-			wanted = pks_ns_find(ctx, opts.names[i]) == ns;
-		if (!wanted)
+		if (!protect_wanted(ctx, &opts, ns))
 			continue;
-		outcome = protect_one(&opts, ns, why, sizeof(why));
-		count[outcome]++;
-		if (outcome == REFUSED)
-			p_err(&opts.common, "%s %s: %s", verb->name,
+		*why = '\0';
+		result = action == ACTION_ENABLE ?
+			 enable_one(&opts, ns, refuse_new, why, sizeof(why)) :
+			 disable_one(ns, why, sizeof(why));
+		count[result]++;
+		if (result == RESULT_REFUSED)
+			p_err(&opts.common, "%s: %s: %s", pkstool_cmd,
 			      pks_ns_get_name(ns), why);
-		else if (outcome == ALREADY)
-			fprintf(stderr, "pkstool: %s: %s already %s\n",
-				verb->name, pks_ns_get_name(ns), verb->done);
+		if (!opts.common.json) {
+			result_print_text(ns, result, why);
+			continue;
+		}
 		jns = pks_ns_to_json(ns, false);
-		json_object_object_add(jns, "result", json_object_new_string(
-				       outcome == DONE ? verb->done :
-				       outcome_names[outcome]));
+		json_object_object_add(jns, "result",
+				       json_object_new_string(result_words[result]));
 		json_object_object_add(jns, "reason", *why ?
 				       json_object_new_string(why) : NULL);
 		json_object_array_add(array, jns);
@@ -217,10 +279,15 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 	if (opts.common.json)
 		display_json_array(array);
 	json_object_put(array);
-	fprintf(stderr, "pkstool: %s %u namespace%s, %u already %s, %u refused\n",
-		verb->done, count[DONE], count[DONE] == 1 ? "" : "s",
-		count[ALREADY], verb->done, count[REFUSED]);
-	return count[REFUSED] ? -EIO : 0;
+	if (action == ACTION_ENABLE)
+		fprintf(stderr, "pkstool: enable: %u enabled, %u already, %u changed, %u refused\n",
+			count[RESULT_ENABLED], count[RESULT_ALREADY],
+			count[RESULT_CHANGED], count[RESULT_REFUSED]);
+	else
+		fprintf(stderr, "pkstool: disable: %u disabled, %u not-protected, %u refused\n",
+			count[RESULT_DISABLED], count[RESULT_NOT_PROTECTED],
+			count[RESULT_REFUSED]);
+	return count[RESULT_REFUSED] ? PKSTOOL_FAILED : PKSTOOL_DONE;
 }
 
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx)

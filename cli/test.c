@@ -27,7 +27,7 @@ static const char test_doc[] =
 
 static const struct argp_option test_options[] = {
 	{ "force", 'f', NULL, 0, "Allow the crash test", 0 },
-	{ "list", 'l', NULL, 0, "List the test cases and exit", 0 },
+	{ "list", 'L', NULL, 0, "List the test cases and exit", 0 },
 	{ 0 }
 };
 
@@ -51,7 +51,7 @@ static error_t test_parse(int key, char *arg, struct argp_state *state)
 	case 'f':
 		opts->force = true;
 		return 0;
-	case 'l':
+	case 'L':
 		opts->list = true;
 		return 0;
 	case ARGP_KEY_ARG:
@@ -68,25 +68,22 @@ static error_t test_parse(int key, char *arg, struct argp_state *state)
 			opts->ns_name = arg;
 			return 0;
 		}
-		if (found < 0) {
-			argp_error(state, "unknown test '%s' (see --list)", arg);
-			return EINVAL;
-		}
+		if (found < 0)
+			return pkstool_usage(state,
+					     "unknown test '%s': 'pkstool test --list' names them",
+					     arg);
 		test_select(opts, found);
 		return 0;
 	case ARGP_KEY_END:
-		if (!opts->list && !opts->nr_selected) {
-			argp_error(state, "name a test, 'all' or 'all-keys'");
-			return EINVAL;
-		}
+		if (!opts->list && !opts->nr_selected)
+			return pkstool_usage(state,
+					     "name a test, 'all' or 'all-keys'");
 		for (id = 0; id < PKS_TEST_NR; id++)
 			if (opts->selected[id] && !opts->force &&
-			    (pks_test_get_flags(id) & PKS_TEST_F_CRASHES)) {
-				argp_error(state,
-					   "'%s' kills this process with a kernel oops: add --force",
-					   pks_test_get_name(id));
-				return EINVAL;
-			}
+			    (pks_test_get_flags(id) & PKS_TEST_F_CRASHES))
+				return pkstool_usage(state,
+						     "'%s' kills this process with a kernel oops: add --force",
+						     pks_test_get_name(id));
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -144,7 +141,7 @@ static int test_namespace(struct pks_ctx *ctx, const struct test_opts *opts,
 	if (rc) {
 		p_err(&opts->common, "test: reading namespaces: %s",
 		      strerror(-rc));
-		return rc;
+		return PKSTOOL_FAILED;
 	}
 	if (!opts->ns_name) {
 		pks_ns_foreach(ctx, ns)
@@ -158,15 +155,15 @@ static int test_namespace(struct pks_ctx *ctx, const struct test_opts *opts,
 	if (!ns) {
 		p_err(&opts->common, "test: no namespace '%s': see 'pkstool list'",
 		      opts->ns_name);
-		return -ENOENT;
+		return PKSTOOL_FAILED;
 	}
 	if (!pks_ns_is_devdax(ns)) {
 		p_err(&opts->common, "test: %s is %s, not devdax",
 		      opts->ns_name, pks_ns_get_mode(ns));
-		return -EINVAL;
+		return PKSTOOL_FAILED;
 	}
 	*out = ns;
-	return 0;
+	return PKSTOOL_DONE;
 }
 
 static void test_list(const struct test_opts *opts)
@@ -210,11 +207,11 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 	const char *name;
 	int rc;
 
-	if (argp_parse(&test_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&test_argp, argc, argv, &opts, &rc))
+		return rc;
 	if (opts.list) {
 		test_list(&opts);
-		return 0;
+		return PKSTOOL_DONE;
 	}
 	rc = pkstool_open_driver(ctx, &opts.common, "test");
 	if (!rc)
@@ -243,7 +240,7 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 		msg[0] = '\0';
 		rc = run_one(ctx, id, ns, &result, msg, sizeof(msg));
 		if (rc) {
-			p_err(&opts.common, "test %s: %s%s%s", name,
+			p_err(&opts.common, "test: %s: %s%s%s", name,
 			      strerror(-rc), *msg ? ": " : "", msg);
 			result = PKS_RESULT_FAIL;
 			if (!*msg)
@@ -274,5 +271,5 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 	json_object_put(array);
 	fprintf(stderr, "pkstool: test: %u passed, %u failed, %u skipped\n",
 		passed, failed, skipped);
-	return failed ? -EIO : 0;
+	return failed ? PKSTOOL_FAILED : PKSTOOL_DONE;
 }

@@ -19,18 +19,24 @@ static const struct argp version_argp = {
 int cmd_version(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct pkstool_opts opts = { 0 };
-	struct json_object *array;
+	struct json_object *array, *jver;
+	int status;
 
 	(void)ctx;
-	if (argp_parse(&version_argp, argc, argv, 0, NULL, &opts))
-		return -PKSTOOL_E_USAGE;
+	if (!pkstool_parse(&version_argp, argc, argv, &opts, &status))
+		return status;
 	if (!opts.json) {
 		printf("%s\n", PKSTOOL_VERSION);
-		return 0;
+		return PKSTOOL_DONE;
 	}
 	array = json_object_new_array();
-	json_object_array_add(array, json_object_new_string(PKSTOOL_VERSION));
+	jver = json_object_new_object();
+	json_object_object_add(jver, "version",
+			       json_object_new_string(PKSTOOL_VERSION));
+	json_object_object_add(jver, "abi_version",
+			       json_object_new_int(pks_get_lib_abi_version()));
+	json_object_array_add(array, jver);
 	display_json_array(array);
 	json_object_put(array);
-	return 0;
+	return PKSTOOL_DONE;
 }

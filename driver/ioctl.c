@@ -11,12 +11,26 @@
 
 static long pks_ioctl_get_info(void __user *argp)
 {
+	struct pks_info __user *uinfo = argp;
 	struct pks_cpu_info __user *ucpus;
 	struct pks_cpu_info cpu_info;
 	struct pks_info *info;
 	unsigned int cpu, n = 0;
 	long rc = 0;
+	u32 size;
 
+	/*
+	 * @size and @abi_version lead struct pks_info in every ABI: a caller
+	 * built for another one still learns which ABI this driver speaks.
+	 */
+	if (get_user(size, &uinfo->size))
+		return -EFAULT;
+	if (size != sizeof(*info)) {
+		if (size >= offsetofend(struct pks_info, abi_version) &&
+		    put_user(PKS_ABI_VERSION, &uinfo->abi_version))
+			return -EFAULT;
+		return -EINVAL;
+	}
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;

@@ -20,6 +20,14 @@
 
 #include "libpks.h"
 
+/*
+ * The driver ABI this library speaks: the uapi header's, unless a build
+ * for the ABI-mismatch test (tests/vm/cases/abi.sh) sets another.
+ */
+#ifndef LIBPKS_ABI_VERSION
+#define LIBPKS_ABI_VERSION PKS_ABI_VERSION
+#endif
+
 struct pks_key {
 	struct pks_ctx *ctx;
 	struct pks_key_info info;
@@ -35,14 +43,20 @@ struct pks_path {
 	struct pks_path_info info;
 };
 
+struct pks_record {
+	struct pks_ctx *ctx;
+	const struct pks_fault *f;
+};
+
 struct pks_ns {
 	struct pks_ctx *ctx;
 	struct pks_ns *next;
 	char name[64];
+	char region[64];
 	char chardev[64];	/* "" unless devdax */
 	char blockdev[64];	/* "" unless fsdax */
 	const char *mode;
-	uint64_t size;
+	uint64_t size;		/* usable: what ndctl list -N calls size */
 	uint64_t resource;
 	uint64_t range_size;
 	int key;		/* -1 when unprotected */
@@ -53,8 +67,10 @@ struct pks_ns {
 struct pks_ctx {
 	int refcount;
 	int fd;
-	int open_err;		/* -errno from open(), 0 when open */
+	int open_err;		/* -errno from open() or the ABI check */
+	unsigned int driver_abi;	/* the driver's ABI, 0 until known */
 	int log_priority;
+	pks_log_fn log_fn;	/* NULL: the default, to stderr */
 	const char *device;
 	int test_fd;		/* the test module's device, -1 until opened */
 	const char *test_device;
@@ -67,8 +83,8 @@ struct pks_ctx {
 	unsigned int nr_cpus;
 	bool loaded;		/* info/keys/cpus hold a snapshot */
 	struct pks_ns *namespaces;
-	bool scanned;
 	struct pks_fault *faults;	/* the last pks_faults_refresh() */
+	struct pks_record *records;	/* one per faults[] entry */
 	unsigned int nr_faults;
 	uint64_t next_fault;
 };
@@ -83,9 +99,23 @@ static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
 	if (priority > ctx->log_priority)
 		return;
 	va_start(ap, fmt);
-	fprintf(stderr, "libpks: ");
-	vfprintf(stderr, fmt, ap);
+	if (ctx->log_fn) {
+		ctx->log_fn(ctx, priority, fmt, ap);
+	} else {
+		fprintf(stderr, "libpks: ");
+		vfprintf(stderr, fmt, ap);
+	}
 	va_end(ap);
+}
+
+void pks_set_log_fn(struct pks_ctx *ctx, pks_log_fn log_fn)
+{
+	ctx->log_fn = log_fn;
+}
+
+int pks_get_log_priority(struct pks_ctx *ctx)
+{
+	return ctx->log_priority;
 }
 
 /* PKS_LOG: a syslog priority name or number, as ndctl's log_init(). */
@@ -108,6 +138,18 @@ static int pks_log_priority_from_env(void)
 	return (*end || prio < 0) ? LOG_ERR : (int)prio;
 }
 
+static void pks_check_abi(struct pks_ctx *ctx);
+
+static void pks_ns_free_all(struct pks_ctx *ctx)
+{
+	while (ctx->namespaces) {
+		struct pks_ns *next = ctx->namespaces->next;
+
+		free(ctx->namespaces);
+		ctx->namespaces = next;
+	}
+}
+
 int pks_new(struct pks_ctx **out)
 {
 	struct pks_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -127,6 +169,8 @@ int pks_new(struct pks_ctx **out)
 	ctx->open_err = ctx->fd < 0 ? -errno : 0;
 	pks_log(ctx, LOG_DEBUG, "open %s: %s\n", ctx->device,
 		strerror(-ctx->open_err));
+	if (!ctx->open_err)
+		pks_check_abi(ctx);
 	*out = ctx;
 	return 0;
 }
@@ -146,14 +190,10 @@ void pks_unref(struct pks_ctx *ctx)
 		close(ctx->fd);
 	if (ctx->test_fd >= 0)
 		close(ctx->test_fd);
-	while (ctx->namespaces) {
-		struct pks_ns *next = ctx->namespaces->next;
-
-		free(ctx->namespaces);
-		ctx->namespaces = next;
-	}
+	pks_ns_free_all(ctx);
 	free(ctx->cpus);
 	free(ctx->faults);
+	free(ctx->records);
 	free(ctx);
 }
 
@@ -218,6 +258,32 @@ static int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
 	info->nr_cpus = nr_cpus;
 	info->cpus = (uintptr_t)cpus;
 	return pks_call(ctx, PKS_IOC_GET_INFO, info);
+}
+
+/*
+ * At open: ask the driver for its ABI. A driver of another ABI answers
+ * with its version, also when it refuses our struct's size; every call
+ * on this context then fails with -EPROTO. Another error (a device that
+ * is not the driver) is left for the calls to report.
+ */
+static void pks_check_abi(struct pks_ctx *ctx)
+{
+	struct pks_info info;
+	int rc = pks_get_info(ctx, &info, NULL, 0);
+
+	if (rc && rc != -EINVAL)
+		return;
+	ctx->driver_abi = info.abi_version;
+	if (info.abi_version && info.abi_version != LIBPKS_ABI_VERSION) {
+		pks_log(ctx, LOG_ERR, "%s: driver ABI %u, libpks needs %u\n",
+			ctx->device, info.abi_version, LIBPKS_ABI_VERSION);
+		ctx->open_err = -EPROTO;
+	}
+}
+
+unsigned int pks_get_lib_abi_version(void)
+{
+	return LIBPKS_ABI_VERSION;
 }
 
 int pks_driver_status(struct pks_ctx *ctx)
@@ -343,7 +409,7 @@ uint64_t pks_path_get_missed(struct pks_path *path)
 
 unsigned int pks_get_abi_version(struct pks_ctx *ctx)
 {
-	return ctx->info.abi_version;
+	return ctx->driver_abi;
 }
 
 uint32_t pks_get_default_pkrs(struct pks_ctx *ctx)
@@ -541,7 +607,8 @@ static const char *pks_ns_mode_name(struct ndctl_namespace *ndns)
 	}
 }
 
-static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
+/* Returns 0 or -ENOMEM: a namespace is never dropped silently. */
+static int pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 {
 	struct daxctl_region *region;
 	struct daxctl_dev *dev;
@@ -551,36 +618,51 @@ static void pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 
 	ns = calloc(1, sizeof(*ns));
 	if (!ns)
-		return;
+		return -ENOMEM;
 	ns->ctx = ctx;
 	ns->key = -1;
 	ns->prot_mode = -1;
 	snprintf(ns->name, sizeof(ns->name), "%s",
 		 ndctl_namespace_get_devname(ndns));
+	snprintf(ns->region, sizeof(ns->region), "%s",
+		 ndctl_region_get_devname(ndctl_namespace_get_region(ndns)));
 	ns->mode = pks_ns_mode_name(ndns);
 	ns->size = ndctl_namespace_get_size(ndns);
 	ns->resource = ndctl_namespace_get_resource(ndns);
 	ns->range_size = ns->size;
 	dax = ndctl_namespace_get_dax(ndns);
+	if (dax && ndctl_dax_get_size(dax))
+		ns->size = ndctl_dax_get_size(dax);
 	region = dax ? ndctl_dax_get_daxctl_region(dax) : NULL;
 	if (region) {
 		daxctl_dev_foreach(region, dev) {
 			if (!daxctl_dev_get_size(dev))
 				continue;
-			snprintf(ns->chardev, sizeof(ns->chardev), "%s",
-				 daxctl_dev_get_devname(dev));
 			ns->resource = daxctl_dev_get_resource(dev);
 			ns->range_size = daxctl_dev_get_size(dev);
+			/*
+			 * Reconfigured to system-ram (kmem): hotplugged
+			 * memory, no dax device, nothing to protect.
+			 */
+			if (daxctl_dev_get_memory(dev)) {
+				ns->mode = "system-ram";
+				break;
+			}
+			snprintf(ns->chardev, sizeof(ns->chardev), "%s",
+				 daxctl_dev_get_devname(dev));
 			break;
 		}
 	}
 	pfn = ndctl_namespace_get_pfn(ndns);
+	if (pfn && ndctl_pfn_get_size(pfn))
+		ns->size = ndctl_pfn_get_size(pfn);
 	if (pfn && ndctl_pfn_get_block_device(pfn))
 		snprintf(ns->blockdev, sizeof(ns->blockdev), "%s",
 			 ndctl_pfn_get_block_device(pfn));
 	for (tail = &ctx->namespaces; *tail; tail = &(*tail)->next)
 		;
 	*tail = ns;
+	return 0;
 }
 
 /* Read protected ranges and mark the namespaces they belong to. */
@@ -598,7 +680,7 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 	int rc;
 
 	/* Without the driver, every namespace is simply unprotected. */
-	if (ctx->open_err)
+	if (ctx->open_err == -ENOENT)
 		return 0;
 	rc = pks_call(ctx, PKS_IOC_LIST, &list);
 	if (rc)
@@ -626,6 +708,20 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 	return 0;
 }
 
+static unsigned int pks_ns_count(struct pks_ctx *ctx)
+{
+	struct pks_ns *ns;
+	unsigned int n = 0;
+
+	for (ns = ctx->namespaces; ns; ns = ns->next)
+		n++;
+	return n;
+}
+
+/*
+ * Every scan starts afresh, from a new libndctl context (whose own
+ * sysfs cache would hide namespaces created or destroyed since).
+ */
 int pks_ns_scan(struct pks_ctx *ctx)
 {
 	struct ndctl_ctx *nctx;
@@ -634,19 +730,31 @@ int pks_ns_scan(struct pks_ctx *ctx)
 	struct ndctl_namespace *ndns;
 	int rc;
 
-	if (!ctx->scanned) {
-		rc = ndctl_new(&nctx);
-		if (rc)
-			return rc < 0 ? rc : -ENOMEM;
-		ndctl_bus_foreach(nctx, bus)
-			ndctl_region_foreach(bus, region)
-				ndctl_namespace_foreach(region, ndns)
-					if (ndctl_namespace_get_size(ndns))
-						pks_ns_add(ctx, ndns);
-		ndctl_unref(nctx);
-		ctx->scanned = true;
+	pks_ns_free_all(ctx);
+	rc = ndctl_new(&nctx);
+	if (rc)
+		return rc < 0 ? rc : -ENOMEM;
+	ndctl_bus_foreach(nctx, bus)
+		ndctl_region_foreach(bus, region)
+			ndctl_namespace_foreach(region, ndns) {
+				if (!ndctl_namespace_get_size(ndns))
+					continue;
+				rc = pks_ns_add(ctx, ndns);
+				if (rc)
+					goto out;
+			}
+out:
+	ndctl_unref(nctx);
+	if (rc) {
+		pks_ns_free_all(ctx);
+		return rc;
 	}
-	return pks_ns_read_keys(ctx);
+	rc = pks_ns_read_keys(ctx);
+	if (rc)
+		pks_ns_free_all(ctx);
+	pks_log(ctx, LOG_DEBUG, "scan: %u namespaces: %s\n",
+		pks_ns_count(ctx), strerror(-rc));
+	return rc;
 }
 
 struct pks_ns *pks_ns_get_first(struct pks_ctx *ctx)
@@ -681,6 +789,11 @@ const char *pks_ns_get_name(struct pks_ns *ns)
 const char *pks_ns_get_mode(struct pks_ns *ns)
 {
 	return ns->mode;
+}
+
+const char *pks_ns_get_region(struct pks_ns *ns)
+{
+	return ns->region;
 }
 
 bool pks_ns_is_devdax(struct pks_ns *ns)
@@ -731,7 +844,7 @@ bool pks_ns_is_protected(struct pks_ns *ns)
 
 int pks_ns_get_key(struct pks_ns *ns)
 {
-	return ns->key;
+	return ns->key >= 0 ? ns->key : -ENOENT;
 }
 
 int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
@@ -847,7 +960,7 @@ int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode)
 
 int pks_ns_get_protection_mode(struct pks_ns *ns)
 {
-	return ns->prot_mode;
+	return ns->key >= 0 ? ns->prot_mode : -ENOENT;
 }
 
 uint64_t pks_ns_get_faults(struct pks_ns *ns)
@@ -894,19 +1007,37 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
 		.nr = PKS_FAULT_RING,
 		.since = since,
 	};
+	unsigned int i, j;
 	int rc;
 
 	if (!ctx->faults) {
 		ctx->faults = calloc(PKS_FAULT_RING, sizeof(*ctx->faults));
-		if (!ctx->faults)
+		ctx->records = calloc(PKS_FAULT_RING, sizeof(*ctx->records));
+		if (!ctx->faults || !ctx->records) {
+			free(ctx->faults);
+			free(ctx->records);
+			ctx->faults = NULL;
+			ctx->records = NULL;
 			return -ENOMEM;
+		}
 	}
 	req.records = (uintptr_t)ctx->faults;
 	ctx->nr_faults = 0;
 	rc = pks_call(ctx, PKS_IOC_FAULTS, &req);
 	if (rc)
 		return rc;
-	ctx->nr_faults = req.nr;
+	ctx->nr_faults = req.nr < PKS_FAULT_RING ? req.nr : PKS_FAULT_RING;
+	for (i = 0; i < ctx->nr_faults; i++) {
+		struct pks_fault *f = &ctx->faults[i];
+
+		f->comm[PKS_COMM_LEN - 1] = '\0';
+		f->owner[PKS_NAME_LEN - 1] = '\0';
+		f->ip[PKS_SYM_LEN - 1] = '\0';
+		for (j = 0; j < PKS_FAULT_STACK; j++)
+			f->stack[j][PKS_SYM_LEN - 1] = '\0';
+		ctx->records[i].ctx = ctx;
+		ctx->records[i].f = f;
+	}
 	ctx->next_fault = req.next;
 	if (dropped)
 		*dropped = req.dropped;
@@ -942,6 +1073,89 @@ const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
 	return f + 1 < ctx->faults + ctx->nr_faults ? f + 1 : NULL;
 }
 
+struct pks_record *pks_record_get_first(struct pks_ctx *ctx)
+{
+	return ctx->nr_faults ? &ctx->records[0] : NULL;
+}
+
+struct pks_record *pks_record_get_next(struct pks_record *rec)
+{
+	struct pks_ctx *ctx = rec->ctx;
+
+	return rec + 1 < ctx->records + ctx->nr_faults ? rec + 1 : NULL;
+}
+
+uint64_t pks_record_get_seq(struct pks_record *rec)
+{
+	return rec->f->seq;
+}
+
+uint64_t pks_record_get_time_ns(struct pks_record *rec)
+{
+	return rec->f->time_ns;
+}
+
+uint64_t pks_record_get_address(struct pks_record *rec)
+{
+	return rec->f->address;
+}
+
+uint64_t pks_record_get_offset(struct pks_record *rec)
+{
+	return rec->f->offset;
+}
+
+unsigned int pks_record_get_cpu(struct pks_record *rec)
+{
+	return rec->f->cpu;
+}
+
+unsigned int pks_record_get_pid(struct pks_record *rec)
+{
+	return rec->f->pid;
+}
+
+unsigned int pks_record_get_key(struct pks_record *rec)
+{
+	return rec->f->key;
+}
+
+bool pks_record_is_write(struct pks_record *rec)
+{
+	return rec->f->flags & PKS_FAULT_F_WRITE;
+}
+
+bool pks_record_in_namespace(struct pks_record *rec)
+{
+	return rec->f->flags & PKS_FAULT_F_NAMESPACE;
+}
+
+const char *pks_record_get_outcome(struct pks_record *rec)
+{
+	return pks_fault_outcome_name(rec->f->outcome);
+}
+
+const char *pks_record_get_owner(struct pks_record *rec)
+{
+	return rec->f->owner;
+}
+
+const char *pks_record_get_comm(struct pks_record *rec)
+{
+	return rec->f->comm;
+}
+
+const char *pks_record_get_ip(struct pks_record *rec)
+{
+	return rec->f->ip;
+}
+
+const char *pks_record_get_stack(struct pks_record *rec, unsigned int i)
+{
+	return i < PKS_FAULT_STACK && rec->f->stack[i][0] ? rec->f->stack[i] :
+							    NULL;
+}
+
 const char *pks_fault_outcome_name(uint32_t outcome)
 {
 	static const char *const names[] = {
@@ -967,6 +1181,8 @@ int pks_ns_unprotect(struct pks_ns *ns)
 	if (rc)
 		return rc;
 	ns->key = -1;
+	ns->prot_mode = -1;
+	ns->faults = 0;
 	return 0;
 }
 

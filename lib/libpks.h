@@ -1,11 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * libpks: userspace access to the pkstool driver (/dev/pks).
+ *
+ * Errors: every function that can fail returns 0 (or a count, where it
+ * says so) on success and a negative errno on failure; none returns -1 or
+ * sets errno. Getters of a value that may be absent say what they return
+ * then (NULL, or -ENOENT for an int).
+ *
+ * Lifetimes: a context owns everything it hands out. Keys, CPUs and paths
+ * stay valid until the next pks_refresh(), namespaces until the next
+ * pks_ns_scan(), fault records until the next pks_faults_refresh(), and
+ * all of them until the last pks_unref(). Strings returned are the
+ * context's too; copy them to keep them.
+ *
+ * Threads: a context is not thread-safe. Use one per thread, or serialize
+ * every call on it. Contexts share nothing, so separate ones may be used
+ * from separate threads at once.
  */
 #ifndef _LIBPKS_H_
 #define _LIBPKS_H_
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/pks.h>
 
@@ -20,22 +37,62 @@ struct pks_ctx;
 struct pks_key;
 struct pks_cpu;
 
-/* Context: opens the device named by $PKS_DEVICE or /dev/pks, if present. */
+/**
+ * pks_new() - create a context
+ * @ctx: where to store it, with one reference
+ *
+ * Opens the device named by $PKS_DEVICE, or /dev/pks, and checks the
+ * driver's ABI (see pks_driver_status()). A missing or foreign device is
+ * not an error here: the calls that need it report it.
+ *
+ * Return: 0, or -ENOMEM.
+ */
 int pks_new(struct pks_ctx **ctx);
+/* pks_ref() - take a reference; returns @ctx (NULL stays NULL). */
 struct pks_ctx *pks_ref(struct pks_ctx *ctx);
+/* pks_unref() - drop one; the last frees the context and all it owns. */
 void pks_unref(struct pks_ctx *ctx);
+
+/**
+ * typedef pks_log_fn - where a context's log messages go
+ * @ctx: the context logging
+ * @priority: a syslog priority (LOG_ERR, LOG_INFO, LOG_DEBUG)
+ * @format: printf format of the message, ending in a newline
+ * @args: its arguments
+ */
+typedef void (*pks_log_fn)(struct pks_ctx *ctx, int priority,
+			   const char *format, va_list args);
+/*
+ * pks_set_log_fn() - send messages to @log_fn instead of stderr (NULL:
+ * back to stderr), as ndctl_set_log_fn(). Messages above the priority
+ * (default: $PKS_LOG, a name or number, else LOG_ERR) are not made.
+ */
+void pks_set_log_fn(struct pks_ctx *ctx, pks_log_fn log_fn);
 void pks_set_log_priority(struct pks_ctx *ctx, int priority);
+int pks_get_log_priority(struct pks_ctx *ctx);
 
 /* CPUID.(EAX=7,ECX=0):ECX bit 31, read in userspace: needs no driver. */
 bool pks_cpu_has_pks(void);
 
 /* 0 when the driver answers; -ENOENT when the device is absent, -EACCES
- * when it cannot be opened, or the error its first ioctl returned. */
+ * when it cannot be opened, -EPROTO when the driver speaks another ABI
+ * (see pks_get_abi_version()), or the error its first ioctl returned. */
 int pks_driver_status(struct pks_ctx *ctx);
+/* The driver ABI (PKS_ABI_VERSION) this libpks was built for. */
+unsigned int pks_get_lib_abi_version(void);
 const char *pks_device_path(struct pks_ctx *ctx);
 
-/* Snapshot of the driver's state; the key and cpu lists read from it. */
+/**
+ * pks_refresh() - read the driver's state into the context
+ * @ctx: the context
+ *
+ * The key, CPU and path lists and the getters below read this snapshot;
+ * each call replaces it (earlier key, CPU and path pointers go stale).
+ *
+ * Return: 0, or the negative errno of pks_driver_status() or the ioctl.
+ */
 int pks_refresh(struct pks_ctx *ctx);
+/* The loaded driver's ABI, learnt at pks_new(); 0 when unknown. */
 unsigned int pks_get_abi_version(struct pks_ctx *ctx);
 uint32_t pks_get_default_pkrs(struct pks_ctx *ctx);
 bool pks_fault_hook_active(struct pks_ctx *ctx);	/* callbacks, relaxed */
@@ -89,6 +146,17 @@ uint64_t pks_cpu_get_pkrs_skipped(struct pks_cpu *cpu);
  * Identifiers: "namespace0.0", "dax0.0" or "/dev/dax0.0".
  */
 struct pks_ns;
+/**
+ * pks_ns_scan() - list the pmem namespaces and their protection afresh
+ * @ctx: the context
+ *
+ * Each call reads libndctl and the driver again, so namespaces created or
+ * destroyed since the last scan appear or go; earlier pks_ns pointers go
+ * stale. Without the driver (device absent) every namespace is listed
+ * unprotected. On failure the list is empty.
+ *
+ * Return: 0, or a negative errno (-ENOMEM, or the driver's error).
+ */
 int pks_ns_scan(struct pks_ctx *ctx);
 struct pks_ns *pks_ns_get_first(struct pks_ctx *ctx);
 struct pks_ns *pks_ns_get_next(struct pks_ns *ns);
@@ -96,13 +164,17 @@ struct pks_ns *pks_ns_get_next(struct pks_ns *ns);
 	for (ns = pks_ns_get_first(ctx); ns; ns = pks_ns_get_next(ns))
 struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident);
 const char *pks_ns_get_name(struct pks_ns *ns);
-const char *pks_ns_get_mode(struct pks_ns *ns);	/* devdax, fsdax, ... */
+/* devdax, fsdax, sector, raw, system-ram (a devdax namespace given to
+ * the kernel as memory with daxctl reconfigure-device) or unknown */
+const char *pks_ns_get_mode(struct pks_ns *ns);
+const char *pks_ns_get_region(struct pks_ns *ns);	/* "region0" */
 bool pks_ns_is_devdax(struct pks_ns *ns);
 const char *pks_ns_get_chardev(struct pks_ns *ns);	/* NULL unless devdax */
 const char *pks_ns_get_blockdev(struct pks_ns *ns);	/* NULL unless fsdax */
 /* The device a protection is named after: chardev or blockdev, or NULL. */
 const char *pks_ns_get_device(struct pks_ns *ns);
 bool pks_ns_can_protect(struct pks_ns *ns);		/* devdax or fsdax */
+/* The usable size, as ndctl list -N shows it (after metadata). */
 uint64_t pks_ns_get_size(struct pks_ns *ns);
 /*
  * The physical range: the dax device's for devdax, the protected data
@@ -111,14 +183,38 @@ uint64_t pks_ns_get_size(struct pks_ns *ns);
 uint64_t pks_ns_get_resource(struct pks_ns *ns);
 uint64_t pks_ns_get_range_size(struct pks_ns *ns);
 bool pks_ns_is_protected(struct pks_ns *ns);
-int pks_ns_get_key(struct pks_ns *ns);		/* -1 when unprotected */
+/* The namespace's protection key, or -ENOENT when it is unprotected. */
+int pks_ns_get_key(struct pks_ns *ns);
+/**
+ * pks_ns_protect() - protect a devdax or fsdax namespace
+ * @ns: the namespace
+ * @mode: PKS_MODE_STRICT or PKS_MODE_RELAXED
+ * @why: filled with the driver's reason when it refuses (may be NULL)
+ * @len: size of @why
+ *
+ * Return: 0 (and @ns reads protected), -EOPNOTSUPP for a namespace that
+ * cannot be protected, or the driver's negative errno.
+ */
 int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 		   size_t len);
+/*
+ * pks_ns_set_mode() - change the protection mode of a protected namespace.
+ * Return: 0, or a negative errno (-ENOENT: it is not protected).
+ */
 int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode);
-int pks_ns_get_protection_mode(struct pks_ns *ns);	/* -1 unprotected */
+/*
+ * The protection mode (enum pks_mode) of a protected namespace, or
+ * -ENOENT when it is unprotected; the counterpart of pks_ns_set_mode().
+ * pks_ns_get_mode() is the namespace's ndctl mode (devdax, fsdax, ...).
+ */
+int pks_ns_get_protection_mode(struct pks_ns *ns);
 uint64_t pks_ns_get_faults(struct pks_ns *ns);
 const char *pks_mode_name(int mode);			/* NULL when unknown */
 int pks_mode_lookup(const char *name);			/* or -EINVAL */
+/*
+ * pks_ns_unprotect() - end protection. Return: 0 (and @ns reads
+ * unprotected, with no key or mode), or a negative errno.
+ */
 int pks_ns_unprotect(struct pks_ns *ns);
 /*
  * A copy through an access window (flags 0 or PKS_COPY_F_WRITE), on
@@ -142,12 +238,48 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped);
 int pks_faults_head(struct pks_ctx *ctx, uint64_t *head);
 uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx);
 int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms);
+/*
+ * The records read, as the driver's own struct (LIBPKS_1): a program that
+ * uses these depends on the uapi layout. New code uses struct pks_record.
+ */
 const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx);
 const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
 					   const struct pks_fault *f);
 #define pks_fault_foreach(ctx, f)					\
 	for (f = pks_fault_get_first(ctx); f; f = pks_fault_get_next(ctx, f))
 const char *pks_fault_outcome_name(uint32_t outcome);
+
+/**
+ * struct pks_record - one fault record read by pks_faults_refresh()
+ *
+ * Opaque, read through the getters below, so that a change in the
+ * driver's struct pks_fault changes no program built against libpks.
+ * Valid until the next pks_faults_refresh() on its context.
+ */
+struct pks_record;
+struct pks_record *pks_record_get_first(struct pks_ctx *ctx);
+struct pks_record *pks_record_get_next(struct pks_record *rec);
+#define pks_record_foreach(ctx, rec)					\
+	for (rec = pks_record_get_first(ctx); rec;			\
+	     rec = pks_record_get_next(rec))
+uint64_t pks_record_get_seq(struct pks_record *rec);
+uint64_t pks_record_get_time_ns(struct pks_record *rec);	/* UTC */
+uint64_t pks_record_get_address(struct pks_record *rec);
+/* Offset into the namespace, or into the key owner's range. */
+uint64_t pks_record_get_offset(struct pks_record *rec);
+unsigned int pks_record_get_cpu(struct pks_record *rec);
+unsigned int pks_record_get_pid(struct pks_record *rec);
+unsigned int pks_record_get_key(struct pks_record *rec);
+bool pks_record_is_write(struct pks_record *rec);
+/* Whether the access hit a protected namespace (then owner names it). */
+bool pks_record_in_namespace(struct pks_record *rec);
+/* refused, oops, allowed, callback (or unknown). */
+const char *pks_record_get_outcome(struct pks_record *rec);
+const char *pks_record_get_owner(struct pks_record *rec);
+const char *pks_record_get_comm(struct pks_record *rec);
+const char *pks_record_get_ip(struct pks_record *rec);
+/* The @i-th caller (0: the nearest), or NULL past the last. */
+const char *pks_record_get_stack(struct pks_record *rec, unsigned int i);
 
 /* /proc/sys/kernel/panic_on_warn: 1, 0, or -errno. */
 int pks_panic_on_warn(void);

@@ -70,6 +70,35 @@ else
 	echo "FAIL lint/clang: clang build has warnings or errors"
 fi
 
+# pkstool's JSON without a driver matches tests/schema, and the schemas
+# refuse documents that break the contract (pkstool-json(7)).
+if out=$(tests/schema/validate.py host "$build/pkstool" 2>&1); then
+	echo "PASS lint/schemas"
+else
+	echo "$out" >&2
+	echo "FAIL lint/schemas: see the report above"
+fi
+
+# libpks.so exports exactly the functions libpks.h declares, each in
+# libpks(3), and each symbol in one node of libpks.sym.
+declared=$(sed -nE 's/^[a-z].*[ *](pks_[a-z0-9_]+)\(.*/\1/p' lib/libpks.h | sort -u)
+exported=$(nm -D --defined-only "$build/libpks.so.1" |
+	   sed -nE 's/.* T (pks_[a-z0-9_]+)(@.*)?$/\1/p' | sort -u)
+listed=$(grep -oE '^\s+pks_[a-z0-9_]+;' lib/libpks.sym | tr -d ' \t;' | sort)
+problems=
+d=$(diff <(echo "$declared") <(echo "$exported")) ||
+	problems="$problems header/export:[$(echo $d)]"
+[ -z "$(echo "$listed" | uniq -d)" ] ||
+	problems="$problems twice-in-sym:[$(echo "$listed" | uniq -d | tr '\n' ' ')]"
+for f in $exported; do
+	grep -q "\*$f\*" man/libpks.txt || problems="$problems libpks(3):$f"
+done
+if [ -n "$problems" ]; then
+	echo "FAIL lint/symbols:$problems"
+else
+	echo "PASS lint/symbols"
+fi
+
 # Docs agree with the code: every command has its man page and README line
 # (help and version are described in pkstool(8)), every test case is in
 # pkstool-test(8).
@@ -82,6 +111,26 @@ for cmd in $("$build/pkstool" --list-cmds); do
 done
 for t in $("$build/pkstool" test --list | cut -d' ' -f1); do
 	grep -q "^\*$t\*::" man/pkstool-test.txt || missing="$missing pkstool-test(8):$t"
+done
+# Each command's options, as --help shows them ("-f --force" pairs), are
+# the ones its man page documents, in both directions.
+help_opts() {
+	"$build/pkstool" "$1" --help |
+		sed -nE 's/^ +((-[[:alnum:]?], )*)--([a-z][a-z-]*).*/\1--\3/p' |
+		tr -d ',' | sort
+}
+man_opts() {
+	local page=man/pkstool-$1.txt
+	grep -q 'include::common-options.txt' "$page" && page="$page man/common-options.txt"
+	# "-f::" lines, then the "--force[=ARG]::" line they belong to
+	awk '/^-[[:alnum:]?]::$/ { s = s substr($0, 1, 2) " "; next }
+	     /^--[a-z][a-z-]*(=[^:]*)?::$/ { sub(/(=[^:]*)?::$/, ""); print s $0; s = ""; next }
+	     { s = "" }' $page | sort
+}
+for cmd in $("$build/pkstool" --list-cmds); do
+	case $cmd in help|version) continue ;; esac
+	d=$(diff <(help_opts "$cmd") <(man_opts "$cmd")) ||
+		missing="$missing pkstool-$cmd(8)-options:[$(echo $d)]"
 done
 if [ -n "$missing" ]; then
 	echo "FAIL lint/docs: missing:$missing"

@@ -50,7 +50,7 @@ Test(cli, unknown_test)
 {
 	RUN(&res, NO_DEVICE, "test", "single-keys");
 	cr_expect_eq(res.status, 2);
-	cr_expect(strstr(res.err, "pkstool test: unknown test 'single-keys'"),
+	cr_expect(strstr(res.err, "pkstool: test: unknown test 'single-keys'"),
 		  "%s", res.err);
 }
 
@@ -108,6 +108,8 @@ Test(cli, test_list_json_is_an_array)
 
 	RUN(&res, NO_DEVICE, "test", "--list", "--json");
 	cr_assert_eq(res.status, 0, "%s", res.err);
+	RUN(&res, NO_DEVICE, "test", "-L", "-j");
+	cr_assert_eq(res.status, 0, "%s", res.err);
 	root = json_tokener_parse(res.out);
 	cr_assert(root && json_object_is_type(root, json_type_array));
 	cr_assert_eq(json_object_array_length(root), PKS_TEST_NR);
@@ -117,21 +119,116 @@ Test(cli, test_list_json_is_an_array)
 	json_object_put(root);
 }
 
-Test(cli, list_cmds_matches_help)
-{
-	struct cmd_result help;
-	char *line, *save = NULL;
+/* The command set, written down here independently of the table. */
+static const char *const all_cmds[] = {
+	"info", "list", "enable", "disable", "faults", "monitor", "test",
+	"version", "help",
+};
+#define NR_CMDS (sizeof(all_cmds) / sizeof(all_cmds[0]))
 
+Test(cli, list_cmds_is_the_command_set)
+{
+	char want[256] = "";
+	size_t i;
+
+	for (i = 0; i < NR_CMDS; i++) {
+		strcat(want, all_cmds[i]);
+		strcat(want, "\n");
+	}
 	RUN(&res, NO_DEVICE, "--list-cmds");
 	cr_assert_eq(res.status, 0);
-	RUN(&help, NO_DEVICE, "help");
-	for (line = strtok_r(res.out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char want[64];
+	cr_expect_str_eq(res.out, want);
+}
 
-		snprintf(want, sizeof(want), "  %s ", line);
-		cr_expect(strstr(help.out, want), "help lacks %s", line);
+/* -h, -? and --help on every command, and help COMMAND: usage, exit 0. */
+Test(cli, every_command_has_help)
+{
+	const char *const flags[] = { "-h", "-?", "--help" };
+	char usage[64];
+	size_t i, f;
+
+	for (i = 0; i < NR_CMDS; i++) {
+		snprintf(usage, sizeof(usage), "Usage: pkstool %s ", all_cmds[i]);
+		for (f = 0; f < 3; f++) {
+			RUN(&res, NO_DEVICE, all_cmds[i], flags[f]);
+			cr_expect_eq(res.status, 0, "%s %s", all_cmds[i], flags[f]);
+			cr_expect(strstr(res.out, usage), "%s %s: %s",
+				  all_cmds[i], flags[f], res.out);
+			cr_expect_str_empty(res.err, "%s %s", all_cmds[i], flags[f]);
+		}
+		RUN(&res, NO_DEVICE, "help", all_cmds[i]);
+		cr_expect_eq(res.status, 0, "help %s", all_cmds[i]);
+		cr_expect(strstr(res.out, usage), "help %s: %s", all_cmds[i],
+			  res.out);
 	}
+}
+
+/* A usage error is exit 2 with one prefix, on every command. */
+Test(cli, unknown_option_is_usage_everywhere)
+{
+	char prefix[64];
+	size_t i;
+
+	for (i = 0; i < NR_CMDS; i++) {
+		snprintf(prefix, sizeof(prefix), "pkstool: %s: ", all_cmds[i]);
+		RUN(&res, NO_DEVICE, all_cmds[i], "--bogus");
+		cr_expect_eq(res.status, 2, "%s --bogus", all_cmds[i]);
+		cr_expect(!strncmp(res.err, prefix, strlen(prefix)),
+			  "%s --bogus: %s", all_cmds[i], res.err);
+		cr_expect(strstr(res.err, "'--bogus'"), "%s", res.err);
+		cr_expect_str_empty(res.out, "%s --bogus", all_cmds[i]);
+	}
+}
+
+/* --verbose was parsed and ignored: it is gone. */
+Test(cli, no_verbose_option)
+{
+	RUN(&res, NO_DEVICE, "info", "--verbose");
+	cr_expect_eq(res.status, 2);
+	RUN(&res, NO_DEVICE, "info", "-v");
+	cr_expect_eq(res.status, 2);
+}
+
+/* One letter, one meaning: -f force, -F follow, -L list tests. */
+Test(cli, letters_mean_one_thing)
+{
+	RUN(&res, NO_DEVICE, "faults", "-f");
+	cr_expect_eq(res.status, 2, "faults -f: %s", res.err);
+	RUN(&res, NO_DEVICE, "faults", "-F");
+	cr_expect_eq(res.status, 77, "faults -F: %s", res.err);
+	RUN(&res, NO_DEVICE, "test", "-l");
+	cr_expect_eq(res.status, 2);
+	RUN(&res, NO_DEVICE, "test", "-L");
+	cr_expect_eq(res.status, 0);
+	cr_expect(strstr(res.out, "single-key\n"), "%s", res.out);
+	RUN(&res, NO_DEVICE, "help", "enable");
+	cr_expect(strstr(res.out, "-f, --force"), "%s", res.out);
+	RUN(&res, NO_DEVICE, "help", "test");
+	cr_expect(strstr(res.out, "-f, --force"), "%s", res.out);
+	RUN(&res, NO_DEVICE, "help", "faults");
+	cr_expect(strstr(res.out, "-F, --follow"), "%s", res.out);
+}
+
+/* disable offers only what it honours. */
+Test(cli, disable_offers_no_enable_options)
+{
+	RUN(&res, NO_DEVICE, "disable", "--help");
+	cr_assert_eq(res.status, 0);
+	cr_expect_not(strstr(res.out, "--force"), "%s", res.out);
+	cr_expect_not(strstr(res.out, "--mode"), "%s", res.out);
+	RUN(&res, NO_DEVICE, "disable", "--mode", "strict", "dax0.0");
+	cr_expect_eq(res.status, 2);
+}
+
+/* An error from a command's work is 1, never 2, whatever the errno. */
+Test(cli, failures_are_not_usage)
+{
+	RUN(&res, "/dev/null", "enable", "dax0.0");
+	cr_expect_eq(res.status, 1, "%s", res.err);
+	RUN(&res, "/dev/null", "faults");
+	cr_expect_eq(res.status, 1, "%s", res.err);
+	RUN(&res, "/dev/null", "info");
+	cr_expect_eq(res.status, 1, "%s", res.err);
 }
 
 Test(cli, enable_needs_a_namespace)
@@ -159,7 +256,7 @@ Test(cli, force_is_for_enable_only)
 {
 	RUN(&res, NO_DEVICE, "disable", "--force", "dax0.0");
 	cr_expect_eq(res.status, 2);
-	cr_expect(strstr(res.err, "--force applies to enable only"),
+	cr_expect(strstr(res.err, "pkstool: disable: unknown option"),
 		  "%s", res.err);
 }
 
@@ -170,16 +267,95 @@ Test(cli, enable_without_driver_is_unsupported)
 	cr_expect_str_empty(res.out);
 }
 
-Test(cli, list_without_driver_is_an_array)
+/* Parse stdout as JSON: an array whose every element is an object. */
+static struct json_object *array_of_objects(const struct cmd_result *r)
+{
+	struct json_object *root = json_tokener_parse(r->out);
+	size_t i;
+
+	cr_assert(root && json_object_is_type(root, json_type_array),
+		  "not an array: %s", r->out);
+	for (i = 0; i < json_object_array_length(root); i++)
+		cr_assert(json_object_is_type(json_object_array_get_idx(root, i),
+					      json_type_object),
+			  "element %zu is not an object: %s", i, r->out);
+	return root;
+}
+
+/* Namespaces are listed without the driver: text by default, -j JSON. */
+Test(cli, list_without_driver)
 {
 	struct json_object *root;
 
 	RUN(&res, NO_DEVICE, "list");
 	cr_assert_eq(res.status, 0, "%s", res.err);
-	root = json_tokener_parse(res.out);
-	cr_assert(root && json_object_is_type(root, json_type_array),
-		  "%s", res.out);
+	cr_expect_neq(res.out[0], '[', "text by default: %s", res.out);
+	RUN(&res, NO_DEVICE, "list", "-j");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
 	json_object_put(root);
+	RUN(&res, NO_DEVICE, "list", "-n", "no-such-ns");
+	cr_expect_eq(res.status, 1, "%s", res.err);
+	cr_expect(strstr(res.err, "pkstool: list: no namespace 'no-such-ns'"),
+		  "%s", res.err);
+}
+
+/* Without the driver nothing is protected: disable --all is done. */
+Test(cli, disable_all_without_driver_is_done)
+{
+	struct json_object *root;
+
+	RUN(&res, NO_DEVICE, "disable", "--all", "--json");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
+	json_object_put(root);
+	RUN(&res, NO_DEVICE, "enable", "--all", "--json");
+	cr_expect_eq(res.status, 77, "%s", res.err);
+	cr_expect_str_empty(res.out);
+}
+
+/* version and help: arrays of objects with fixed keys. */
+Test(cli, version_and_help_json)
+{
+	struct json_object *root, *obj, *v;
+	size_t i;
+
+	RUN(&res, NO_DEVICE, "version", "--json");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
+	cr_assert_eq(json_object_array_length(root), 1);
+	obj = json_object_array_get_idx(root, 0);
+	cr_assert(json_object_object_get_ex(obj, "version", &v));
+	cr_expect(json_object_is_type(v, json_type_string));
+	cr_assert(json_object_object_get_ex(obj, "abi_version", &v));
+	cr_expect_eq(json_object_get_int(v), PKS_ABI_VERSION);
+	json_object_put(root);
+	RUN(&res, NO_DEVICE, "version");
+	cr_expect_neq(res.out[0], '[', "%s", res.out);
+
+	RUN(&res, NO_DEVICE, "help", "-j");
+	cr_assert_eq(res.status, 0, "%s", res.err);
+	root = array_of_objects(&res);
+	cr_assert_eq(json_object_array_length(root), NR_CMDS);
+	for (i = 0; i < NR_CMDS; i++) {
+		obj = json_object_array_get_idx(root, i);
+		cr_assert(json_object_object_get_ex(obj, "command", &v));
+		cr_expect_str_eq(json_object_get_string(v), all_cmds[i]);
+		cr_expect(json_object_object_get_ex(obj, "summary", &v));
+	}
+	json_object_put(root);
+}
+
+/* Usage errors print nothing on stdout, in JSON mode too. */
+Test(cli, usage_error_in_json_mode)
+{
+	RUN(&res, NO_DEVICE, "enable", "--json");
+	cr_expect_eq(res.status, 2);
+	cr_expect_str_empty(res.out);
+	RUN(&res, NO_DEVICE, "enable", "--mode", "lax", "dax0.0");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "pkstool: enable: unknown mode 'lax'"),
+		  "%s", res.err);
 }
 
 Test(cli, version_rejects_arguments)
@@ -188,9 +364,10 @@ Test(cli, version_rejects_arguments)
 	cr_expect_eq(res.status, 2);
 	cr_expect(strstr(res.err, "bogus"), "%s", res.err);
 	cr_expect_str_empty(res.out);
-	RUN(&res, NO_DEVICE, "version", "--json");
-	cr_expect_eq(res.status, 0);
-	cr_expect(res.out[0] == '[', "%s", res.out);
+	RUN(&res, NO_DEVICE, "help", "--bogus");
+	cr_expect_eq(res.status, 2);
+	RUN(&res, NO_DEVICE, "help", "info", "list");
+	cr_expect_eq(res.status, 2);
 }
 
 Test(cli, help_names_a_command)
@@ -198,6 +375,8 @@ Test(cli, help_names_a_command)
 	RUN(&res, NO_DEVICE, "help", "enable");
 	cr_expect_eq(res.status, 0);
 	cr_expect(strstr(res.out, "--mode"), "help enable: %s", res.out);
+	RUN(&res, NO_DEVICE, "help", "faults");
+	cr_expect_not(strstr(res.out, "--mode"), "help faults: %s", res.out);
 	RUN(&res, NO_DEVICE, "help", "bogus");
 	cr_expect_eq(res.status, 2);
 	cr_expect(strstr(res.err, "unknown command 'bogus'"), "%s", res.err);

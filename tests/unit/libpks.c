@@ -7,7 +7,9 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "libpks.h"
 
@@ -67,6 +69,7 @@ Test(libpks, absent_device)
 	cr_expect_null(pks_key_get_first(ctx));
 	cr_expect_null(pks_cpu_get_first(ctx));
 	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, NULL, 0), -ENOENT);
+	cr_expect_eq(pks_get_abi_version(ctx), 0);
 	pks_unref(ctx);
 }
 
@@ -111,4 +114,55 @@ Test(libpks, refcount)
 	pks_unref(ctx);
 	cr_expect_null(pks_ref(NULL));
 	pks_unref(NULL);
+}
+
+Test(libpks, lib_abi_is_the_headers)
+{
+	cr_expect_eq(pks_get_lib_abi_version(), PKS_ABI_VERSION);
+	cr_expect_gt(pks_get_lib_abi_version(), 0);
+}
+
+static unsigned int logged;
+static char last_message[256];
+
+static void capture_log(struct pks_ctx *ctx, int priority, const char *format,
+			va_list args)
+{
+	(void)ctx;
+	cr_expect_leq(priority, LOG_DEBUG);
+	vsnprintf(last_message, sizeof(last_message), format, args);
+	logged++;
+}
+
+/* Messages go to the callback, and only up to the priority set. */
+Test(libpks, log_callback)
+{
+	struct pks_ctx *ctx = ctx_for("/nonexistent/pks");
+
+	pks_set_log_fn(ctx, capture_log);
+	pks_set_log_priority(ctx, LOG_DEBUG);
+	cr_expect_eq(pks_get_log_priority(ctx), LOG_DEBUG);
+	logged = 0;
+	cr_assert_eq(pks_ns_scan(ctx), 0);
+	cr_expect_eq(logged, 1);
+	cr_expect(strstr(last_message, "scan: "), "%s", last_message);
+	/* Control: the same call above the priority logs nothing. */
+	pks_set_log_priority(ctx, LOG_ERR);
+	logged = 0;
+	cr_assert_eq(pks_ns_scan(ctx), 0);
+	cr_expect_eq(logged, 0);
+	pks_unref(ctx);
+}
+
+/* No records before a refresh, and none when the refresh fails. */
+Test(libpks, records_without_driver)
+{
+	struct pks_ctx *ctx = ctx_for("/nonexistent/pks");
+	uint64_t dropped = 7;
+
+	cr_expect_null(pks_record_get_first(ctx));
+	cr_expect_eq(pks_faults_refresh(ctx, 1, &dropped), -ENOENT);
+	cr_expect_eq(dropped, 7, "dropped written on failure");
+	cr_expect_null(pks_record_get_first(ctx));
+	pks_unref(ctx);
 }

@@ -109,7 +109,7 @@ setup_namespaces() {
 
 # ns_json NS FILTER: a jq filter over NS's object in pkstool list
 ns_json() {
-	pkstool list | jq -r ".[] | select(.dev == \"$1\") | $2"
+	pkstool list --json | jq -r ".[] | select(.dev == \"$1\") | $2"
 }
 
 # sysfs_hex PATH: a sysfs number as 0x...
@@ -122,4 +122,13 @@ PK_WARN='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+'
 # last_seq: the newest fault sequence number recorded so far, or 0
 last_seq() {
 	pkstool faults --json 2>/dev/null | jq '[.[].seq] | max // 0'
+}
+
+# emit_json SCHEMA [lines] < JSON: print JSON for the host to check
+# against tests/schema/SCHEMA.json (run-vm.sh runs tests/schema/validate.py
+# on each case's output); "lines" for one document per line.
+emit_json() {
+	echo "@@@JSON $1 ${2:-array}"
+	cat
+	echo "@@@JSON-END"
 }

@@ -61,7 +61,8 @@ add_module() {
 	order+=("$name")
 }
 # brd: a block device whose driver copies with the CPU, for O_DIRECT;
-# ext4 and xfs (with the crc32c they look up at mount) for fsdax.
+# ext4 and xfs (with the crc32c they look up at mount) for fsdax; kmem
+# for a dax device reconfigured to system-ram.
 for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
 	 crc32c_generic ext4 xfs dm_writecache loop kmem; do
 	add_module "$m"

@@ -119,6 +119,14 @@ judge() {
 			return
 		fi
 	done < <(sed -n 's/^# require-kmsg: //p' "$file")
+	# JSON the case printed for the host (emit_json): it must match its
+	# schema in tests/schema.
+	if [ "$rc" = 0 ] && grep -q '^@@@JSON ' "$out/$c.out" &&
+	   ! "$top/tests/schema/validate.py" vm-out "$out/$c.out" \
+		> "$out/$c.schema" 2>&1; then
+		echo "FAIL $tag/$c: JSON against tests/schema: $(grep -m1 -A1 '^  ' "$out/$c.schema" | head -1)"
+		return
+	fi
 	case $rc in
 	0) echo "PASS $tag/$c" ;;
 	77) echo "SKIP $tag/$c: $(grep -m1 '^SKIP' "$out/$c.out")" ;;

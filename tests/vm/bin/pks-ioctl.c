@@ -223,6 +223,17 @@ static int do_malformed(void)
 	expect("info: bad pointer", ioctl(fd, PKS_IOC_GET_INFO, 16), EFAULT);
 	info.size = 4;
 	expect("info: wrong size", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);
+	/* A size that covers abi_version: the driver still says its ABI. */
+	info.size = sizeof(info) - 8;
+	info.abi_version = 0;
+	expect("info: other ABI's size", ioctl(fd, PKS_IOC_GET_INFO, &info),
+	       EINVAL);
+	if (info.abi_version != PKS_ABI_VERSION) {
+		printf("FAIL: info: other ABI's size: abi_version %u, expected %u\n",
+		       info.abi_version, PKS_ABI_VERSION);
+		failures++;
+	}
+	info.size = 4;
 	expect("accounting: wrong size", ioctl(fd, PKS_IOC_ACCOUNTING, &info),
 	       EINVAL);
 	expect("accounting: bad pointer", ioctl(fd, PKS_IOC_ACCOUNTING, 16),

@@ -19,7 +19,7 @@ key=$(ns_json "$DAX_NS" .key)
 before=$(pks-ioctl guarded-read $((start + 0x2008))) || fail "guarded read"
 seq0=$(last_seq)
 
-pkstool monitor --log /tmp/monitor.log &
+pkstool monitor --json --log /tmp/monitor.log &
 mon=$!
 sleep 1
 out=$(pks-ioctl stray $((start + 0x1000)) read)
@@ -40,14 +40,30 @@ expect_eq "read record" "$(echo "$json" | jq -r '.[0] | [.access, .chardev, .off
 	"read dax0.0 0x1000 refused pks-ioctl $key"
 expect_eq "write record" "$(echo "$json" | jq -r '.[1] | [.access, .chardev, .offset, .outcome, .comm] | join(" ")')" \
 	"write dax0.0 0x2008 refused pks-ioctl"
-expect_eq "write address" "$(echo "$json" | jq -r '.[1].address')" \
-	"$(printf '%#x' $(( $(echo "$json" | jq -r '.[1].address') )))"
+# The two records' addresses are as far apart as the offsets strayed to.
+expect_eq "address distance" \
+	"$(printf '%#x' $(( $(echo "$json" | jq -r '.[1].address') - $(echo "$json" | jq -r '.[0].address') )))" \
+	"$(printf '%#x' $((0x2008 - 0x1000)))"
+expect_eq "write address in its page" \
+	"$(printf '%#x' $(( $(echo "$json" | jq -r '.[1].address') & 0xfff )))" 0x8
+# Text for people: one line per record, starting with its time.
+text=$(pkstool faults --since $((seq0 + 1))) || fail "pkstool faults (text)"
+echo "$text"
+expect_eq "text records" "$(echo "$text" | wc -l)" 2
+echo "$text" | sed -n 2p | grep -Eq "^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z $((seq0 + 2)) cpu[0-9]+ pks-ioctl\[[0-9]+\] write dax0.0\+0x2008 key $key refused at pks_can_write" ||
+	fail "text record: $text"
 echo "$json" | jq -e '.[1].ip | test("^pks_can_write\\+0x")' >/dev/null ||
 	fail "write record ip is not the faulting pks_can_write"
 echo "$json" | jq -e '.[1].stack[0] | test("^pks_stray_(copy|access)\\+0x")' >/dev/null ||
 	fail "write record stack does not start at its caller"
 expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 2
 expect_eq "faults for the fsdax namespace" "$(pkstool faults --json "$FSDAX_NS" | jq length)" 0
+# The filter keeps the namespace's own records, by any of its names.
+for name in dax0.0 "$DAX_NS"; do
+	expect_eq "faults for $name" \
+		"$(pkstool faults --json --since $((seq0 + 1)) "$name" | jq -r '[.[].seq] | join(",")')" \
+		"$((seq0 + 1)),$((seq0 + 2))"
+done
 
 cat /tmp/monitor.log
 expect_eq "monitor events" "$(wc -l < /tmp/monitor.log)" 2
@@ -56,7 +72,7 @@ expect_eq "monitor event" "$(sed -n 2p /tmp/monitor.log | jq -r '[.event, .acces
 sed -n 1p /tmp/monitor.log | jq -e '.timestamp | test("^20[0-9-]+T[0-9:.]+Z$")' >/dev/null ||
 	fail "monitor timestamp"
 
-# As a daemon, logging to a file, until SIGTERM.
+# As a daemon, logging text to a file, until SIGTERM.
 pkstool monitor --daemon --log /tmp/daemon.log || fail "monitor --daemon"
 sleep 1
 pid=$(pidof pkstool) || fail "no monitor daemon running"
@@ -65,8 +81,10 @@ sleep 1
 kill -TERM $pid
 sleep 1
 pidof pkstool >/dev/null && fail "the daemon did not stop on SIGTERM"
-expect_eq "daemon event" "$(jq -r '[.event, .access, .offset] | join(" ")' /tmp/daemon.log)" \
-	"fault write 0x2010"
+cat /tmp/daemon.log
+expect_eq "daemon events" "$(wc -l < /tmp/daemon.log)" 1
+grep -Eq "^20[0-9-]+T[0-9:.]+Z fault [0-9]+ cpu[0-9]+ pks-ioctl\[[0-9]+\] write dax0.0\+0x2010 key $key refused" /tmp/daemon.log ||
+	fail "daemon text event"
 expect_rc 2 pkstool monitor --daemon
 
 # faults --follow prints what exists, then new records, until SIGTERM.
@@ -79,8 +97,11 @@ sleep 2
 kill -TERM $follower
 wait $follower
 expect_eq "faults --follow exit after SIGTERM" "$?" 0
-expect_eq "followed record" "$(jq -r '.[0] | [.seq, .offset] | join(" ")' /tmp/follow.out)" \
-	"$next 0x2018"
+cat /tmp/follow.out
+# JSON lines: one object per line, never an array.
+expect_eq "followed lines" "$(wc -l < /tmp/follow.out)" 1
+expect_eq "followed record" "$(jq -r '[type, .seq, .offset] | join(" ")' /tmp/follow.out)" \
+	"object $next 0x2018"
 
 out=$(pkstool faults --since nope 2>&1)
 expect_eq "bad --since" "$?" 2

@@ -49,7 +49,7 @@ for ns in "$RAW_NS"; do
 	expect_eq "enable $ns exit" "$?" 1
 	echo "$out" | grep -q "only devdax and fsdax namespaces can be protected" ||
 		fail "unclear refusal of $ns: $out"
-	echo "$out" | grep -q 'enabled 0 namespaces, 0 already enabled, 1 refused' ||
+	echo "$out" | grep -q '0 enabled, 0 already, 0 changed, 1 refused' ||
 		fail "summary for $ns: $out"
 done
 out=$(su -s /bin/sh nobody -c 'pkstool enable dax0.0' 2>&1)
@@ -71,6 +71,22 @@ rc=$?
 pkstool disable dax0.0
 echo 0 > /proc/sys/kernel/panic_on_warn
 expect_eq "enable --force under panic_on_warn" "$rc" 0
+# Idempotence where the refusal applies: re-running an applied enable is
+# "already", exit 0; a namespace that would need protecting is refused.
+pkstool enable dax0.0 >/dev/null || fail "enable before panic_on_warn re-run"
+echo 1 > /proc/sys/kernel/panic_on_warn
+json=$(pkstool enable --json dax0.0)
+rc=$?
+json2=$(pkstool enable --json "$FSDAX_NS")
+rc2=$?
+echo 0 > /proc/sys/kernel/panic_on_warn
+pkstool disable dax0.0 >/dev/null || fail "disable after panic_on_warn re-run"
+expect_eq "re-run under panic_on_warn exit" "$rc" 0
+expect_eq "re-run under panic_on_warn result" "$(echo "$json" | jq -r '.[0].result')" already
+expect_eq "new one under panic_on_warn exit" "$rc2" 1
+expect_eq "new one under panic_on_warn result" "$(echo "$json2" | jq -r '.[0].result')" refused
+echo "$json2" | jq -r '.[0].reason' | grep -q 'panic_on_warn is set' ||
+	fail "reason under panic_on_warn: $json2"
 
 pks-ioctl malformed || fail "malformed ioctls"
 exit 0

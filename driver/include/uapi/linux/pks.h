@@ -63,7 +63,9 @@ struct pks_cpu_info {
 /**
  * struct pks_info - driver state, filled by PKS_IOC_GET_INFO
  * @size: in: sizeof(struct pks_info)
- * @abi_version: out: PKS_ABI_VERSION of the driver
+ * @abi_version: out: PKS_ABI_VERSION of the driver; written even when @size
+ *	is wrong (and covers @abi_version), so that a caller built for another
+ *	ABI can tell a version mismatch from a bad call
  * @flags: out: PKS_INFO_F_* flags
  * @default_pkrs: out: the PKRS value every CPU holds outside access windows
  * @nr_cpus: in: entries at @cpus; out: number of possible CPUs. Call with

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check pkstool's JSON against the schemas in this folder (pkstool-json(7)).
+
+  validate.py check SCHEMA FILE [--lines]
+      FILE (- for stdin) against SCHEMA (a name: list, enable, ...);
+      --lines: one JSON document per line (monitor, faults --follow)
+  validate.py vm-out CASE.out...
+      every block a VM case printed with emit_json (tests/vm/lib.sh):
+      "@@@JSON SCHEMA array|lines", the JSON, "@@@JSON-END"
+  validate.py host PKSTOOL
+      the commands that run without a driver, run here, plus controls:
+      documents that break the contract (a key missing, an extra key, a
+      wrong type, an object where an array belongs) must be refused
+
+Exit 0 when everything conforms, 1 otherwise.
+"""
+import json
+import os
+import subprocess
+import sys
+
+from jsonschema import Draft202012Validator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(name):
+    with open(os.path.join(HERE, name + ".json")) as f:
+        schema = json.load(f)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def errors(name, text, lines=False):
+    """The contract violations in TEXT, as strings; [] when it conforms."""
+    validator = load(name)
+    docs = []
+    try:
+        if lines:
+            docs = [json.loads(l) for l in text.splitlines() if l.strip()]
+            if not docs:
+                return ["no JSON lines"]
+        else:
+            docs = [json.loads(text)]
+    except json.JSONDecodeError as e:
+        return ["not JSON: %s" % e]
+    return ["%s: %s" % ("/".join(map(str, e.absolute_path)) or "(top)",
+                        e.message)
+            for d in docs for e in validator.iter_errors(d)]
+
+
+def report(what, errs):
+    for e in errs:
+        print("  %s: %s" % (what, e))
+    print("%s %s" % ("FAIL" if errs else "ok", what))
+    return not errs
+
+
+def cmd_check(args):
+    name, path = args[0], args[1]
+    text = sys.stdin.read() if path == "-" else open(path).read()
+    return report("%s %s" % (name, path),
+                  errors(name, text, "--lines" in args[2:]))
+
+
+def cmd_vm_out(paths):
+    ok, blocks = True, 0
+    for path in paths:
+        head, body = None, []
+        for line in open(path, errors="replace"):
+            line = line.rstrip("\n")
+            if line.startswith("@@@JSON-END") and head:
+                name, mode = head
+                blocks += 1
+                ok &= report("%s: %s (%s)" % (os.path.basename(path), name,
+                                              mode),
+                             errors(name, "\n".join(body), mode == "lines"))
+                head = None
+            elif line.startswith("@@@JSON "):
+                parts = line.split()
+                head, body = (parts[1], parts[2] if len(parts) > 2 else
+                              "array"), []
+            elif head:
+                body.append(line)
+    if not blocks:
+        print("FAIL no @@@JSON blocks in %s" % " ".join(paths))
+        return False
+    return ok
+
+
+def run(pkstool, *args):
+    env = dict(os.environ, PKS_DEVICE="/nonexistent/pks",
+               PKS_TEST_DEVICE="/nonexistent/pks-test")
+    p = subprocess.run([pkstool] + list(args), capture_output=True,
+                       text=True, env=env)
+    return p.returncode, p.stdout
+
+
+# A namespace object as pkstool list --json prints one, for the controls.
+NAMESPACE = {
+    "dev": "namespace0.0", "region": "region0", "mode": "devdax",
+    "size": 526385152, "chardev": "dax0.0", "blockdev": None,
+    "resource": "0x100a00000", "range_size": 526385152, "protected": True,
+    "key": 1, "protection_mode": "strict", "faults": 0,
+}
+
+
+def cmd_host(pkstool):
+    ok = True
+    for name, args in (("info", ["info", "-j"]), ("list", ["list", "-j"]),
+                       ("version", ["version", "-j"]),
+                       ("help", ["help", "-j"]),
+                       ("test-list", ["test", "-L", "-j"]),
+                       ("disable", ["disable", "--all", "-j"])):
+        rc, out = run(pkstool, *args)
+        errs = errors(name, out) + (["exit %d" % rc] if rc else [])
+        ok &= report("pkstool " + " ".join(args), errs)
+
+    # Controls: the schemas accept the contract and refuse what breaks it.
+    good = [NAMESPACE]
+    enabled = [dict(NAMESPACE, result="enabled", reason=None)]
+    ok &= report("control: a namespace conforms",
+                 errors("list", json.dumps(good)))
+    ok &= report("control: an enable result conforms",
+                 errors("enable", json.dumps(enabled)))
+    bad = {
+        "list: a key missing": ("list", [{k: v for k, v in NAMESPACE.items()
+                                          if k != "key"}]),
+        "list: an extra key": ("list", [dict(NAMESPACE, verbose=True)]),
+        "list: a wrong type": ("list", [dict(NAMESPACE, size="big")]),
+        "list: a bare object": ("list", NAMESPACE),
+        "enable: an unknown result word": (
+            "enable", [dict(enabled[0], result="done")]),
+        "disable: an enable word": (
+            "disable", [dict(enabled[0], result="enabled")]),
+        "version: a bare string": ("version", ["0.1"]),
+    }
+    for what, (name, doc) in bad.items():
+        errs = errors(name, json.dumps(doc))
+        ok &= report("control: refused: " + what,
+                     [] if errs else ["accepted"])
+    line = {"event": "dropped", "dropped": 3}
+    errs = errors("monitor", json.dumps(line), lines=True)
+    ok &= report("control: refused: monitor: a dropped event without the "
+                 "fault keys", [] if errs else ["accepted"])
+    # The VM path: a case output with one bad block must fail as a whole.
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".out") as f:
+        f.write("@@@JSON list array\n%s\n@@@JSON-END\n"
+                "@@@JSON version array\n[\"0.1\"]\n@@@JSON-END\n"
+                % json.dumps(good))
+        f.flush()
+        refused = not cmd_vm_out([f.name])
+    ok &= report("control: refused: a case output with a bad block",
+                 [] if refused else ["accepted"])
+    return ok
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "check":
+        return cmd_check(argv[1:])
+    if len(argv) >= 2 and argv[0] == "vm-out":
+        return cmd_vm_out(argv[1:])
+    if len(argv) == 2 and argv[0] == "host":
+        return cmd_host(argv[1])
+    print(__doc__, file=sys.stderr)
+    return False
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main(sys.argv[1:]) else 1)

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: every command's --json output, in the states that fill each key
+# (protected and not, every result word, fault records, a monitor event,
+# a followed record), printed for the host to check against its schema in
+# tests/schema (pkstool-json(7)); here, the shapes a script relies on:
+# always an array of objects, stream lines each one object.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pkstool disable --all >/dev/null || fail "disable --all"
+
+# capture SCHEMA CMD...: run pkstool CMD --json, which must exit 0 and
+# print an array of objects, and emit it
+capture() {
+	local schema=$1 out
+	shift
+	out=$(pkstool "$@" --json) || fail "pkstool $* --json exited $?"
+	echo "$out" | jq -e 'type == "array" and all(.[]; type == "object")' >/dev/null ||
+		fail "pkstool $* --json is not an array of objects: $out"
+	echo "$out" | emit_json "$schema"
+}
+
+capture list list
+capture list list -u
+capture enable enable dax0.0 "$FSDAX_NS"
+capture enable enable dax0.0
+capture enable enable --mode=relaxed dax0.0
+capture enable enable --mode=strict dax0.0
+out=$(pkstool enable --json "$RAW_NS")
+expect_eq "refused enable exit" "$?" 1
+echo "$out" | emit_json enable
+capture list list
+capture info info
+
+pkstool monitor --json > /tmp/monitor.json &
+mon=$!
+next=$(( $(last_seq) + 1 ))
+pkstool faults --follow --json --since "$next" > /tmp/follow.json &
+follower=$!
+sleep 1
+out=$(pks-ioctl stray $((start + 0x3000)) write)
+expect_eq "stray write" "$?" 14
+sleep 2
+kill -TERM $mon $follower
+wait $mon $follower
+expect_eq "monitor lines" "$(jq -s 'map(select(type == "object")) | length' /tmp/monitor.json)" 1
+expect_eq "followed lines" "$(jq -s 'map(select(type == "object")) | length' /tmp/follow.json)" 1
+emit_json monitor lines < /tmp/monitor.json
+emit_json faults-follow lines < /tmp/follow.json
+capture faults faults
+capture faults faults dax0.0
+
+capture disable disable dax0.0 "$FSDAX_NS"
+capture disable disable dax0.0 "$RAW_NS"
+capture disable disable --all
+capture test test single-key
+capture test-list test --list
+capture version version
+capture help help
+capture info info
+unload_pks
+capture info info
+capture list list
+capture disable disable --all
+load_pks
+exit 0
