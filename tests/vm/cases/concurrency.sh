@@ -41,8 +41,11 @@ hotplug_cpu1() {
 	echo 0 > $cpu1 && echo 1 > $cpu1
 }
 
+# A pause after each cycle, or on a fast teardown no enable in between
+# ever finds the namespace whole (seen on 6.12).
 cycle_namespace() {
-	ndctl disable-namespace "$DAX_NS" && ndctl enable-namespace "$DAX_NS"
+	ndctl disable-namespace "$DAX_NS" && ndctl enable-namespace "$DAX_NS" &&
+		sleep 1
 }
 
 look() {
