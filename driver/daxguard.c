@@ -57,11 +57,7 @@ void pks_dax_guard_arm(void)
 	lockdep_assert_held(&pks_lock);
 	if (pks_dax_mmap_placed && !kprobe_gone(&pks_dax_mmap_kp))
 		return;
-	if (pks_dax_mmap_placed) {
-		unregister_kprobe(&pks_dax_mmap_kp);
-		pks_acct_add(PKS_ACCT_PROBES, -1);
-		pks_dax_mmap_placed = false;
-	}
+	pks_dax_guard_exit();
 	/* register_kprobe() wants only the name, and clean flags. */
 	pks_dax_mmap_kp.addr = NULL;
 	pks_dax_mmap_kp.flags = 0;
