@@ -55,12 +55,16 @@ $(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
-$(BUILD)/libpks.a: $(BUILD)/lib/libpks.o
-	$(AR) rcs $@ $^
-
+# Everything links the shared library, so every test run exercises its
+# soname and version script: a symbol missing from libpks.sym fails the
+# link. Programs run from build/ find it through their RUNPATH; the
+# copies make install puts in place are linked again without one.
 $(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
-	$(CC) -shared -Wl,-soname,libpks.so.1 \
+	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
 		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS)
+
+LIBPKS		:= $(BUILD)/libpks.so.1
+LIBPKS_LINK	:= $(LIBPKS) -Wl,--enable-new-dtags -Wl,-rpath,$(BUILD)
 
 $(BUILD)/libpks.pc: lib/libpks.pc.in
 	sed -e 's|@PREFIX@|/usr/local|;s|@LIBDIR@|/usr/local/lib|' \
@@ -71,8 +75,10 @@ $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/pkstool: $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libpks.a
-	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
+CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
+
+$(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
@@ -110,11 +116,10 @@ UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 unit: $(UNIT_BIN) $(BUILD)/pkstool
 
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
-		$(BUILD)/libpks.a
+		$(LIBPKS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ \
-		$< tests/unit/run_cmd.c $(BUILD)/libpks.a -lcriterion $(JSONC_LIBS) \
-		$(NDCTL_LIBS)
+		$< tests/unit/run_cmd.c $(LIBPKS_LINK) -lcriterion $(JSONC_LIBS)
 
 # Programs the VM tests run, built for the VM (copied in with their
 # shared libraries).
@@ -123,10 +128,10 @@ $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz: $(BUILD)/vm-bin/%: \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(BUILD)/libpks.a
+$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
-		-lpmem2 $(NDCTL_LIBS)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(LIBPKS_LINK) \
+		-lpmem2
 
 $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	@mkdir -p $(@D)
