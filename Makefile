@@ -24,6 +24,31 @@ KDIR		= $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels)/lib/modules/$(not
 endif
 endif
 
+# Install locations. The defaults suit a hand-made install on Debian
+# (/usr/local, which ldconfig and pkg-config search); PREFIX=/usr gives a
+# distribution package's layout, with the multiarch library directory.
+# The configuration stays in /etc and the module source in /usr/src
+# either way: pkstool reads the one and DKMS the other only there.
+PREFIX		?= /usr/local
+MULTIARCH	:= $(shell $(CC) -print-multiarch 2>/dev/null)
+ifeq ($(PREFIX),/usr)
+LIBDIR		?= $(PREFIX)/lib/$(MULTIARCH)
+UDEVRULESDIR	?= $(PREFIX)/lib/udev/rules.d
+else
+LIBDIR		?= $(PREFIX)/lib
+# udev reads rules from /etc, /run and /usr/lib only, never /usr/local.
+UDEVRULESDIR	?= /etc/udev/rules.d
+endif
+BINDIR		?= $(PREFIX)/bin
+INCLUDEDIR	?= $(PREFIX)/include
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+MANDIR		?= $(PREFIX)/share/man
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR	?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR	?= /etc
+DKMSSRCDIR	?= /usr/src/pks-$(VERSION)
+INSTALL		?= install
+
 CC		?= cc
 PKG_CONFIG	?= pkg-config
 CFLAGS		?= -O2 -g
@@ -42,7 +67,8 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(wildcard man/pkstool*.txt)
 
-.PHONY: all module userspace man unit vm-bin deps check run bench lint clean
+.PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
+	install uninstall FORCE
 
 all: module userspace man
 
@@ -66,10 +92,13 @@ $(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
 LIBPKS		:= $(BUILD)/libpks.so.1
 LIBPKS_LINK	:= $(LIBPKS) -Wl,--enable-new-dtags -Wl,-rpath,$(BUILD)
 
+# The .pc file names the directories of this PREFIX; make install writes
+# its own copy, so a changed PREFIX never needs a clean.
+PC_SED		= -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|' \
+		  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|'
+
 $(BUILD)/libpks.pc: lib/libpks.pc.in
-	sed -e 's|@PREFIX@|/usr/local|;s|@LIBDIR@|/usr/local/lib|' \
-	    -e 's|@INCLUDEDIR@|/usr/local/include|;s|@VERSION@|$(VERSION)|' \
-	    $< > $@
+	sed $(PC_SED) $< > $@
 
 $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	@mkdir -p $(@D)
@@ -107,6 +136,63 @@ lint: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# make install / make uninstall, DESTDIR and PREFIX honoured. Without
+# DESTDIR (a real install) the module is also added to DKMS and built
+# for the running kernel; with DESTDIR (a package or staging root) only
+# its source goes to DKMSSRCDIR, for the package's own postinst.
+DIST		:= $(BUILD)/dist
+DKMS_SRC	:= $(filter-out driver/dkms.conf.in,$(DRIVER_SRC))
+MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
+
+# The installed pkstool: the same objects, linked without build/'s RUNPATH.
+$(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS)
+
+$(DIST)/libpks.pc: lib/libpks.pc.in FORCE
+	@mkdir -p $(@D)
+	sed $(PC_SED) $< > $@
+
+$(DIST)/dkms.conf: driver/dkms.conf.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+FORCE:
+
+install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/libpks/linux \
+		$(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 755 $(DIST)/pkstool $(DESTDIR)$(BINDIR)/pkstool
+	$(INSTALL) -m 644 $(LIBPKS) $(DESTDIR)$(LIBDIR)/libpks.so.1
+	ln -sf libpks.so.1 $(DESTDIR)$(LIBDIR)/libpks.so
+	$(INSTALL) -m 644 $(DIST)/libpks.pc $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc
+	$(INSTALL) -m 644 lib/libpks.h $(DESTDIR)$(INCLUDEDIR)/libpks.h
+	$(INSTALL) -m 644 driver/include/uapi/linux/pks.h \
+		$(DESTDIR)$(INCLUDEDIR)/libpks/linux/pks.h
+	$(INSTALL) -m 644 $(MAN_PAGES:%=$(BUILD)/man/%) $(DESTDIR)$(MANDIR)/man8/
+	for f in $(DKMS_SRC:driver/%=%); do \
+		$(INSTALL) -D -m 644 driver/$$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
+	done
+	$(INSTALL) -m 644 $(DIST)/dkms.conf $(DESTDIR)$(DKMSSRCDIR)/dkms.conf
+ifeq ($(DESTDIR),)
+	-ldconfig
+	@scripts/dkms-install.sh add $(VERSION)
+endif
+
+uninstall:
+ifeq ($(DESTDIR),)
+	@scripts/dkms-install.sh remove $(VERSION)
+endif
+	rm -f $(DESTDIR)$(BINDIR)/pkstool $(DESTDIR)$(LIBDIR)/libpks.so.1 \
+		$(DESTDIR)$(LIBDIR)/libpks.so $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc \
+		$(DESTDIR)$(INCLUDEDIR)/libpks.h \
+		$(MAN_PAGES:%=$(DESTDIR)$(MANDIR)/man8/%)
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/libpks $(DESTDIR)$(DKMSSRCDIR)
+ifeq ($(DESTDIR),)
+	-ldconfig
+endif
 
 # Unit tests (Criterion): one binary per file in tests/unit, except the
 # shared helper.

@@ -6,6 +6,7 @@
 #define _LIBPKS_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/pks.h>
 

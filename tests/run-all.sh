@@ -52,6 +52,7 @@ for t in build/unit/*; do
 done
 
 tally < <(tests/lint.sh 2> "$logs/lint.log")
+tally < <(tests/install/run.sh 2> "$logs/install.log")
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
 # gives a case its own boot (it taints or kills things), "# suite: bench"
