@@ -57,6 +57,8 @@ CPPFLAGS_ALL	:= -std=c11 -D_GNU_SOURCE -Idriver/include/uapi -Ilib \
 		   -DPKSTOOL_VERSION=\"$(VERSION)\"
 JSONC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS	:= $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
+KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+KMOD_LIBS	:= $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 		     echo -lndctl -ldaxctl)
 
@@ -102,12 +104,13 @@ $(BUILD)/libpks.pc: lib/libpks.pc.in
 
 $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(WARNINGS) $(CFLAGS) \
+		-c -o $@ $<
 
 CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
 
 $(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS) $(KMOD_LIBS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
@@ -148,7 +151,7 @@ MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
 # The installed pkstool: the same objects, linked without build/'s RUNPATH.
 $(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS)
 
 $(DIST)/libpks.pc: lib/libpks.pc.in FORCE
 	@mkdir -p $(@D)

@@ -65,6 +65,9 @@ int pkstool_check_ns_filter(struct pks_ctx *ctx,
 bool pks_fault_matches(const struct pks_fault *f, const char *chardev);
 void display_json_array(struct json_object *array);
 
+/* modhint.c: how to load @module, true for this machine, into @buf. */
+const char *pkstool_module_hint(const char *module, char *buf, size_t len);
+
 /* json.c */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
 struct json_object *pks_key_to_json(struct pks_key *key);

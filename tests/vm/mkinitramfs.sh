@@ -34,6 +34,11 @@ for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair pmempool \
 	 dmsetup; do
 	copy_prog "$(command -v $p)" "bin/$p"
 done
+# kmod's modprobe and depmod, for the cases that install the modules the
+# way DKMS does (busybox's modprobe has no libkmod indexes to read).
+copy_prog "$(command -v kmod)" sbin/kmod
+ln -s kmod "$stage/sbin/modprobe"
+ln -s kmod "$stage/sbin/depmod"
 for p in "$build"/pkstool "$build"/vm-bin/*; do
 	[ -x "$p" ] && copy_prog "$p" "bin/$(basename "$p")"
 done
