@@ -166,7 +166,7 @@ FORCE:
 install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/libpks/linux \
-		$(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 755 $(DIST)/pkstool $(DESTDIR)$(BINDIR)/pkstool
 	$(INSTALL) -m 644 $(LIBPKS) $(DESTDIR)$(LIBDIR)/libpks.so.1
 	ln -sf libpks.so.1 $(DESTDIR)$(LIBDIR)/libpks.so
@@ -175,6 +175,7 @@ install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man
 	$(INSTALL) -m 644 driver/include/uapi/linux/pks.h \
 		$(DESTDIR)$(INCLUDEDIR)/libpks/linux/pks.h
 	$(INSTALL) -m 644 $(MAN_PAGES:%=$(BUILD)/man/%) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 completion/pkstool $(DESTDIR)$(BASHCOMPDIR)/pkstool
 	for f in $(DKMS_SRC:driver/%=%); do \
 		$(INSTALL) -D -m 644 driver/$$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
 	done
@@ -191,7 +192,8 @@ endif
 	rm -f $(DESTDIR)$(BINDIR)/pkstool $(DESTDIR)$(LIBDIR)/libpks.so.1 \
 		$(DESTDIR)$(LIBDIR)/libpks.so $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc \
 		$(DESTDIR)$(INCLUDEDIR)/libpks.h \
-		$(MAN_PAGES:%=$(DESTDIR)$(MANDIR)/man8/%)
+		$(MAN_PAGES:%=$(DESTDIR)$(MANDIR)/man8/%) \
+		$(DESTDIR)$(BASHCOMPDIR)/pkstool
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/libpks $(DESTDIR)$(DKMSSRCDIR)
 ifeq ($(DESTDIR),)
 	-ldconfig

@@ -14,28 +14,48 @@ enum protect_action {
 	ACTION_DISABLE,
 };
 
+/* --help lists exactly what each command accepts (man pages agree). */
+static const struct argp_option enable_options[] = {
+	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
+	{ "force", 'f', NULL, 0,
+	  "Enable even though panic_on_warn is set", 0 },
+	{ "mode", 'm', "MODE", 0,
+	  "strict (default: stray accesses are refused) or relaxed (reported, "
+	  "then allowed once); changes the mode of a protected namespace", 0 },
+	{ 0 }
+};
+
+static const struct argp_option disable_options[] = {
+	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
+	{ 0 }
+};
+
 /**
  * struct protect_verb - what differs between enable and disable
  * @name: the command
  * @doc: its argp doc string
  * @done: past participle for the summary
+ * @options: the options it takes
  */
 static const struct protect_verb {
 	const char *name;
 	const char *doc;
 	const char *done;
+	const struct argp_option *options;
 } verbs[] = {
 	[ACTION_ENABLE] = {
 		"enable",
 		"Protect device-dax namespaces from stray kernel accesses.\v"
 		"NAMESPACE is namespaceX.Y, daxX.Y or /dev/daxX.Y.",
 		"enabled",
+		enable_options,
 	},
 	[ACTION_DISABLE] = {
 		"disable",
 		"End protection of device-dax namespaces.\v"
 		"NAMESPACE is namespaceX.Y, daxX.Y or /dev/daxX.Y.",
 		"disabled",
+		disable_options,
 	},
 };
 
@@ -47,16 +67,6 @@ struct protect_opts {
 	int mode;		/* -1: not given */
 	char **names;
 	int nr_names;
-};
-
-static const struct argp_option protect_options[] = {
-	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
-	{ "force", 'f', NULL, 0,
-	  "Enable even though panic_on_warn is set", 0 },
-	{ "mode", 'm', "MODE", 0,
-	  "strict (default: stray accesses are refused) or relaxed (reported, "
-	  "then allowed once); changes the mode of a protected namespace", 0 },
-	{ 0 }
 };
 
 static error_t protect_parse(int key, char *arg, struct argp_state *state)
@@ -71,13 +81,9 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		opts->all = true;
 		return 0;
 	case 'f':
-		if (opts->action != ACTION_ENABLE)
-			argp_error(state, "--force applies to enable only");
 		opts->force = true;
 		return 0;
 	case 'm':
-		if (opts->action != ACTION_ENABLE)
-			argp_error(state, "--mode applies to enable only");
 		opts->mode = pks_mode_lookup(arg);
 		if (opts->mode < 0)
 			argp_error(state, "unknown mode '%s': use strict or relaxed",
@@ -149,7 +155,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 	};
 	const struct protect_verb *verb = &verbs[action];
 	struct argp argp = {
-		.options = protect_options,
+		.options = verb->options,
 		.parser = protect_parse,
 		.args_doc = "NAMESPACE...",
 		.doc = verb->doc,

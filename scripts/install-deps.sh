@@ -12,7 +12,7 @@ packages=(
 	libndctl-dev libdaxctl-dev libpmem2-dev libjson-c-dev
 	libcriterion-dev liburing-dev asciidoctor ndctl daxctl
 	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox
-	dkms libkmod-dev
+	dkms libkmod-dev bash-completion
 )
 
 missing=()

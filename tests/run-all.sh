@@ -54,6 +54,7 @@ done
 tally < <(tests/lint.sh 2> "$logs/lint.log")
 tally < <(tests/install/run.sh 2> "$logs/install.log")
 tally < <(tests/install/dkms.sh 2> "$logs/dkms.log")
+tally < <(tests/install/completion.sh 2> "$logs/completion.log")
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
 # gives a case its own boot (it taints or kills things), "# suite: bench"

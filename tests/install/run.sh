@@ -34,6 +34,7 @@ expected() {
 			echo "/usr/src/pks-$ver/${f#driver/}"
 		done
 		echo "/usr/src/pks-$ver/dkms.conf"
+		echo "$p/share/bash-completion/completions/pkstool"
 	} | sort
 }
 

@@ -159,8 +159,14 @@ Test(cli, force_is_for_enable_only)
 {
 	RUN(&res, NO_DEVICE, "disable", "--force", "dax0.0");
 	cr_expect_eq(res.status, 2);
-	cr_expect(strstr(res.err, "--force applies to enable only"),
+	cr_expect(strstr(res.err, "unrecognized option '--force'"),
 		  "%s", res.err);
+	/* disable's --help offers only what disable takes. */
+	RUN(&res, NO_DEVICE, "disable", "--help");
+	cr_expect_eq(res.status, 0);
+	cr_expect(strstr(res.out, "--all"), "%s", res.out);
+	cr_expect_null(strstr(res.out, "--force"), "%s", res.out);
+	cr_expect_null(strstr(res.out, "--mode"), "%s", res.out);
 }
 
 Test(cli, enable_without_driver_is_unsupported)
