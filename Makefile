@@ -57,6 +57,9 @@ CPPFLAGS_ALL	:= -std=c11 -D_GNU_SOURCE -Idriver/include/uapi -Ilib \
 		   -DPKSTOOL_VERSION=\"$(VERSION)\"
 JSONC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS	:= $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
+UUID_LIBS	:= $(shell $(PKG_CONFIG) --libs uuid 2>/dev/null || echo -luuid)
+GLIB_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags glib-2.0 2>/dev/null)
+GLIB_LIBS	:= $(shell $(PKG_CONFIG) --libs glib-2.0 2>/dev/null || echo -lglib-2.0)
 KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS	:= $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
@@ -64,7 +67,7 @@ NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 
 LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
-CLI_HDR		:= cli/builtin.h lib/libpks.h driver/include/uapi/linux/pks.h
+CLI_HDR		:= cli/builtin.h cli/persist.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(wildcard man/pkstool*.txt)
@@ -89,7 +92,7 @@ $(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
 # copies make install puts in place are linked again without one.
 $(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
 	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
-		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS)
+		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS) $(UUID_LIBS)
 
 LIBPKS		:= $(BUILD)/libpks.so.1
 LIBPKS_LINK	:= $(LIBPKS) -Wl,--enable-new-dtags -Wl,-rpath,$(BUILD)
@@ -104,13 +107,14 @@ $(BUILD)/libpks.pc: lib/libpks.pc.in
 
 $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(WARNINGS) $(CFLAGS) \
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) \
+		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(CFLAGS) \
 		-c -o $@ $<
 
 CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
 
 $(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS) $(KMOD_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
@@ -151,7 +155,7 @@ MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
 # The installed pkstool: the same objects, linked without build/'s RUNPATH.
 $(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
 
 $(DIST)/libpks.pc: lib/libpks.pc.in FORCE
 	@mkdir -p $(@D)
@@ -161,12 +165,21 @@ $(DIST)/dkms.conf: driver/dkms.conf.in Makefile
 	@mkdir -p $(@D)
 	sed -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
+# Units name the installed pkstool and the configuration directory.
+$(DIST)/%.service: systemd/%.service.in FORCE
+	@mkdir -p $(@D)
+	sed -e 's|@BINDIR@|$(BINDIR)|g;s|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
+
+UNITS		:= pkstool-protect.service pkstool-protect@.service
+
 FORCE:
 
-install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man
+install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
+		$(UNITS:%=$(DIST)/%)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/libpks/linux \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(UDEVRULESDIR)
 	$(INSTALL) -m 755 $(DIST)/pkstool $(DESTDIR)$(BINDIR)/pkstool
 	$(INSTALL) -m 644 $(LIBPKS) $(DESTDIR)$(LIBDIR)/libpks.so.1
 	ln -sf libpks.so.1 $(DESTDIR)$(LIBDIR)/libpks.so
@@ -176,6 +189,8 @@ install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man
 		$(DESTDIR)$(INCLUDEDIR)/libpks/linux/pks.h
 	$(INSTALL) -m 644 $(MAN_PAGES:%=$(BUILD)/man/%) $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 completion/pkstool $(DESTDIR)$(BASHCOMPDIR)/pkstool
+	$(INSTALL) -m 644 $(UNITS:%=$(DIST)/%) $(DESTDIR)$(SYSTEMDUNITDIR)/
+	$(INSTALL) -m 644 systemd/90-pkstool.rules $(DESTDIR)$(UDEVRULESDIR)/
 	for f in $(DKMS_SRC:driver/%=%); do \
 		$(INSTALL) -D -m 644 driver/$$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
 	done
@@ -183,17 +198,23 @@ install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man
 ifeq ($(DESTDIR),)
 	-ldconfig
 	@scripts/dkms-install.sh add $(VERSION)
+	-systemctl daemon-reload && systemctl enable pkstool-protect.service
+	-udevadm control --reload
 endif
 
+# /etc/pkstool (the records an administrator made) is left in place.
 uninstall:
 ifeq ($(DESTDIR),)
 	@scripts/dkms-install.sh remove $(VERSION)
+	-systemctl disable pkstool-protect.service
 endif
 	rm -f $(DESTDIR)$(BINDIR)/pkstool $(DESTDIR)$(LIBDIR)/libpks.so.1 \
 		$(DESTDIR)$(LIBDIR)/libpks.so $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc \
 		$(DESTDIR)$(INCLUDEDIR)/libpks.h \
 		$(MAN_PAGES:%=$(DESTDIR)$(MANDIR)/man8/%) \
-		$(DESTDIR)$(BASHCOMPDIR)/pkstool
+		$(DESTDIR)$(BASHCOMPDIR)/pkstool \
+		$(UNITS:%=$(DESTDIR)$(SYSTEMDUNITDIR)/%) \
+		$(DESTDIR)$(UDEVRULESDIR)/90-pkstool.rules
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/libpks $(DESTDIR)$(DKMSSRCDIR)
 ifeq ($(DESTDIR),)
 	-ldconfig

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "persist.h"
 
 struct list_opts {
 	struct pkstool_opts common;
@@ -47,7 +48,8 @@ static const struct argp list_argp = {
 int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct list_opts opts = { 0 };
-	struct json_object *array;
+	struct json_object *array, *jns;
+	struct pkstool_persist *persist;
 	struct pks_ns *ns;
 	int rc;
 
@@ -63,10 +65,17 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 		      strerror(-rc));
 		return rc;
 	}
+	/* Unreadable records make "persistent" null, not the list fail. */
+	if (pkstool_persist_open(&persist, false, &opts.common, "list"))
+		persist = NULL;
 	array = json_object_new_array();
-	pks_ns_foreach(ctx, ns)
-		json_object_array_add(array, pks_ns_to_json(ns, opts.human));
+	pks_ns_foreach(ctx, ns) {
+		jns = pks_ns_to_json(ns, opts.human);
+		pkstool_persist_to_json(persist, ns, jns);
+		json_object_array_add(array, jns);
+	}
 	display_json_array(array);
 	json_object_put(array);
+	pkstool_persist_close(persist, &opts.common, "list");
 	return 0;
 }

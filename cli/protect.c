@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "persist.h"
 
 enum protect_action {
 	ACTION_ENABLE,
@@ -15,6 +16,7 @@ enum protect_action {
 };
 
 /* --help lists exactly what each command accepts (man pages agree). */
+#define OPT_FROM_CONFIG 0x100
 static const struct argp_option enable_options[] = {
 	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
 	{ "force", 'f', NULL, 0,
@@ -22,11 +24,16 @@ static const struct argp_option enable_options[] = {
 	{ "mode", 'm', "MODE", 0,
 	  "strict (default: stray accesses are refused) or relaxed (reported, "
 	  "then allowed once); changes the mode of a protected namespace", 0 },
+	{ "persist", 'p', NULL, 0,
+	  "Also record it, to protect it again at boot and when it reappears", 0 },
+	{ "from-config", OPT_FROM_CONFIG, NULL, 0,
+	  "Protect the recorded namespaces (all, or those named) again", 0 },
 	{ 0 }
 };
 
 static const struct argp_option disable_options[] = {
 	{ "all", 'a', NULL, 0, "Every device-dax namespace", 0 },
+	{ "persist", 'p', NULL, 0, "Also remove its record", 0 },
 	{ 0 }
 };
 
@@ -65,6 +72,8 @@ struct protect_opts {
 	bool all;
 	bool force;
 	int mode;		/* -1: not given */
+	bool persist;		/* record the change (persist.c) */
+	bool from_config;	/* apply the records instead */
 	char **names;
 	int nr_names;
 };
@@ -83,6 +92,12 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 	case 'f':
 		opts->force = true;
 		return 0;
+	case 'p':
+		opts->persist = true;
+		return 0;
+	case OPT_FROM_CONFIG:
+		opts->from_config = true;
+		return 0;
 	case 'm':
 		opts->mode = pks_mode_lookup(arg);
 		if (opts->mode < 0)
@@ -94,6 +109,11 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		opts->nr_names = state->argc - state->next;
 		return 0;
 	case ARGP_KEY_END:
+		if (opts->from_config) {
+			if (opts->all || opts->persist || opts->mode >= 0)
+				argp_error(state, "--from-config takes the modes from the records: no --all, --persist or --mode");
+			return 0;
+		}
 		if (!opts->all && !opts->nr_names)
 			argp_error(state, "name a namespace to %s, or --all",
 				   verbs[opts->action].name);
@@ -162,6 +182,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		.children = pkstool_common_children,
 	};
 	struct protect_opts opts = { .action = action, .mode = -1 };
+	struct pkstool_persist *persist = NULL;
 	unsigned int count[REFUSED + 1] = { 0 };
 	struct json_object *array, *jns;
 	struct pks_ns *ns;
@@ -195,6 +216,16 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			return -ENOENT;
 		}
 	}
+	if (opts.from_config)
+		return pkstool_persist_apply(ctx, &opts.common, opts.names,
+					     opts.nr_names);
+	/* Open the records first: a failure there changes nothing. */
+	if (opts.persist) {
+		rc = pkstool_persist_open(&persist, true, &opts.common,
+					  verb->name);
+		if (rc)
+			return rc;
+	}
 
 	array = json_object_new_array();
 	pks_ns_foreach(ctx, ns) {
@@ -205,6 +236,11 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		if (!wanted)
 			continue;
 		outcome = protect_one(&opts, ns, why, sizeof(why));
+		if (persist && outcome != REFUSED &&
+		    pkstool_persist_note(persist, ns, action == ACTION_ENABLE ?
+					 pks_ns_get_protection_mode(ns) : -1,
+					 why, sizeof(why)))
+			outcome = REFUSED;
 		count[outcome]++;
 		if (outcome == REFUSED)
 			p_err(&opts.common, "%s %s: %s", verb->name,
@@ -226,6 +262,9 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 	fprintf(stderr, "pkstool: %s %u namespace%s, %u already %s, %u refused\n",
 		verb->done, count[DONE], count[DONE] == 1 ? "" : "s",
 		count[ALREADY], verb->done, count[REFUSED]);
+	rc = pkstool_persist_close(persist, &opts.common, verb->name);
+	if (rc)
+		return rc;
 	return count[REFUSED] ? -EIO : 0;
 }
 

@@ -12,7 +12,7 @@ packages=(
 	libndctl-dev libdaxctl-dev libpmem2-dev libjson-c-dev
 	libcriterion-dev liburing-dev asciidoctor ndctl daxctl
 	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox
-	dkms libkmod-dev bash-completion
+	dkms libkmod-dev bash-completion libglib2.0-dev uuid-dev
 )
 
 missing=()

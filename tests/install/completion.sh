@@ -68,8 +68,8 @@ for cmd in $("$prog" --list-cmds); do
 done
 
 # Control: per-command sets, not one list.
-if complete_words enable -- | grep -qx -- '--mode=' &&
-   ! complete_words list -- | grep -q -- '--mode'; then
+if grep -qx -- '--mode=' <<< "$(complete_words enable --)" &&
+   ! grep -q -- '--mode' <<< "$(complete_words list --)"; then
 	echo "PASS completion/per-command"
 else
 	echo "FAIL completion/per-command: enable lacks --mode= or list offers it"

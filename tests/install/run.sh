@@ -35,6 +35,9 @@ expected() {
 		done
 		echo "/usr/src/pks-$ver/dkms.conf"
 		echo "$p/share/bash-completion/completions/pkstool"
+		echo "$p/lib/systemd/system/pkstool-protect.service"
+		echo "$p/lib/systemd/system/pkstool-protect@.service"
+		echo "$udev/90-pkstool.rules"
 	} | sort
 }
 
@@ -67,18 +70,21 @@ check_list files-usr-local "$root" /usr/local /usr/local/lib /etc/udev/rules.d
 lib=$root/usr/local/lib
 why=
 [ "$(readlink "$lib/libpks.so")" = libpks.so.1 ] || why="libpks.so is not a symlink to libpks.so.1"
-readelf -d "$lib/libpks.so.1" | grep -q 'Library soname: \[libpks.so.1\]' ||
+# (Here-strings, not pipes into grep -q: with pipefail, grep leaving
+# early would fail the pipe.)
+grep -q 'Library soname: \[libpks.so.1\]' <<< "$(readelf -d "$lib/libpks.so.1")" ||
 	why="$why; no soname libpks.so.1"
-readelf -d "$root/usr/local/bin/pkstool" | grep -q 'NEEDED.*\[libpks.so.1\]' ||
+dyn=$(readelf -d "$root/usr/local/bin/pkstool")
+grep -q 'NEEDED.*\[libpks.so.1\]' <<< "$dyn" ||
 	why="$why; pkstool does not need libpks.so.1"
-readelf -d "$root/usr/local/bin/pkstool" | grep -Eq 'R(UN)?PATH' &&
+grep -Eq 'R(UN)?PATH' <<< "$dyn" &&
 	why="$why; the installed pkstool has a RUNPATH"
 syms=$(nm -D --defined-only "$lib/libpks.so.1" | awk '{print $3}')
-echo "$syms" | grep -v '^LIBPKS_' | grep -qv '^pks_[a-z0-9_]*@@LIBPKS_[0-9]*$' &&
+grep -v '^LIBPKS_' <<< "$syms" | grep -v '^pks_[a-z0-9_]*@@LIBPKS_[0-9]*$' > /dev/null &&
 	why="$why; unversioned or foreign exports: $(echo "$syms" | grep -v '@@LIBPKS_' | grep -v '^LIBPKS_' | head -3 | tr '\n' ' ')"
 out=$(LD_LIBRARY_PATH=$lib "$root/usr/local/bin/pkstool" version 2>&1) ||
 	why="$why; the installed pkstool does not run: $out"
-echo "$out" | grep -q "$ver" || why="$why; pkstool version says '$out'"
+grep -q "$ver" <<< "$out" || why="$why; pkstool version says '$out'"
 if [ -z "$why" ]; then
 	echo "PASS install/binaries"
 else
@@ -102,15 +108,54 @@ else
 	want="abi $(sed -n 's/^#define PKS_ABI_VERSION[[:space:]]*//p' driver/include/uapi/linux/pks.h) mode strict test0 check-defaults status -2"
 	got=$(LD_LIBRARY_PATH=$lib "$tmp/consumer" 2>&1)
 	[ "$got" = "$want" ] || why="the consumer printed '$got', expected '$want'"
-	LD_LIBRARY_PATH=$lib ldd "$tmp/consumer" | grep -q "libpks.so.1 => $lib/libpks.so.1" ||
+	grep -q "libpks.so.1 => $lib/libpks.so.1" <<< "$(LD_LIBRARY_PATH=$lib ldd "$tmp/consumer")" ||
 		why="$why; the consumer does not load the staged libpks.so.1"
-	echo "$flags" | grep -q -- "-I$root/usr/local/include/libpks" ||
+	grep -q -- "-I$root/usr/local/include/libpks" <<< "$flags" ||
 		why="$why; pkg-config gave no sysroot include path: $flags"
 fi
 if [ -z "$why" ]; then
 	echo "PASS install/pkg-config-consumer"
 else
 	echo "FAIL install/pkg-config-consumer: ${why#; }"
+fi
+
+# The systemd units, as systemd reads them in the staged root: the boot
+# unit and the per-device template (instantiated for dax0.0) run the
+# installed pkstool. modprobe is copied in for the check's sake only.
+# Control: a unit whose pkstool is missing must fail the same check.
+units=$root/usr/local/lib/systemd/system
+why=
+if ! command -v systemd-analyze > /dev/null; then
+	echo "SKIP install/units: no systemd-analyze"
+else
+	mkdir -p "$root/sbin" "$root/etc/systemd/system"
+	cp "$(command -v kmod)" "$root/sbin/modprobe"
+	# The host's targets, for the monitor unit's default dependencies.
+	cp /lib/systemd/system/*.target "$root/etc/systemd/system/"
+	cp "$units/pkstool-protect@.service" "$units/pkstool-protect@dax0.0.service"
+	sed 's|/usr/local/bin/pkstool|/usr/local/bin/pkstool-missing|' \
+		"$units/pkstool-protect.service" > "$units/pkstool-broken.service"
+	verify() {
+		systemd-analyze verify --man=no --root="$root" "$@" 2>&1
+	}
+	out=$(verify /usr/local/lib/systemd/system/pkstool-protect.service \
+		/usr/local/lib/systemd/system/pkstool-protect@dax0.0.service) ||
+		why="systemd-analyze verify: $out"
+	verify /usr/local/lib/systemd/system/pkstool-broken.service > /dev/null &&
+		why="$why; the control unit with a missing pkstool passed"
+	grep -qx 'ExecStart=/usr/local/bin/pkstool enable --from-config %i' \
+		"$units/pkstool-protect@.service" || why="$why; the template does not run the installed pkstool"
+	grep -q 'SYSTEMD_WANTS}+="pkstool-protect@%k.service"' \
+		"$root/etc/udev/rules.d/90-pkstool.rules" || why="$why; the udev rule starts no instance"
+	rm -f "$root/sbin/modprobe" "$units/pkstool-protect@dax0.0.service" \
+		"$units/pkstool-broken.service"
+	rm -rf "$root/etc/systemd"
+	rmdir "$root/sbin"
+	if [ -z "$why" ]; then
+		echo "PASS install/units"
+	else
+		echo "FAIL install/units: ${why#; }"
+	fi
 fi
 
 make -s uninstall DESTDIR="$root" PREFIX=/usr/local > "$tmp/make.log" 2>&1 ||
