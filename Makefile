@@ -170,7 +170,8 @@ $(DIST)/%.service: systemd/%.service.in FORCE
 	@mkdir -p $(@D)
 	sed -e 's|@BINDIR@|$(BINDIR)|g;s|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
 
-UNITS		:= pkstool-protect.service pkstool-protect@.service
+UNITS		:= pkstool-protect.service pkstool-protect@.service \
+		   pkstool-monitor.service
 
 FORCE:
 

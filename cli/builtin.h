@@ -45,6 +45,7 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_faults(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_test(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_metrics(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_help(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_version(int argc, char **argv, struct pks_ctx *ctx);
 

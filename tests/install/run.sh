@@ -37,6 +37,7 @@ expected() {
 		echo "$p/share/bash-completion/completions/pkstool"
 		echo "$p/lib/systemd/system/pkstool-protect.service"
 		echo "$p/lib/systemd/system/pkstool-protect@.service"
+		echo "$p/lib/systemd/system/pkstool-monitor.service"
 		echo "$udev/90-pkstool.rules"
 	} | sort
 }
@@ -139,7 +140,8 @@ else
 		systemd-analyze verify --man=no --root="$root" "$@" 2>&1
 	}
 	out=$(verify /usr/local/lib/systemd/system/pkstool-protect.service \
-		/usr/local/lib/systemd/system/pkstool-protect@dax0.0.service) ||
+		/usr/local/lib/systemd/system/pkstool-protect@dax0.0.service \
+		/usr/local/lib/systemd/system/pkstool-monitor.service) ||
 		why="systemd-analyze verify: $out"
 	verify /usr/local/lib/systemd/system/pkstool-broken.service > /dev/null &&
 		why="$why; the control unit with a missing pkstool passed"
