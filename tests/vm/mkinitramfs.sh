@@ -15,7 +15,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 chmod 755 "$stage"
 
-mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules,tests,root}
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules,lib/x86_64-linux-gnu,tests,root}
 cp /bin/busybox "$stage/bin/busybox"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$stage/etc/passwd"
@@ -28,6 +28,11 @@ copy_prog() {
 	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
 		mkdir -p "$stage/$(dirname "$lib")"
 		cp -L "$lib" "$stage/$lib"
+		# A RUNPATH under /tmp (a checkout there) is hidden by the
+		# VM's tmpfs: the loader's default path finds it instead.
+		case $lib in
+		"$build"/*) cp -L "$lib" "$stage/lib/x86_64-linux-gnu/" ;;
+		esac
 	done
 }
 for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair pmempool \
