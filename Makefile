@@ -25,6 +25,31 @@ KDIR		= $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels)/lib/modules/$(not
 endif
 endif
 
+# Install locations. The defaults suit a hand-made install on Debian
+# (/usr/local, which ldconfig and pkg-config search); PREFIX=/usr gives a
+# distribution package's layout, with the multiarch library directory.
+# The configuration stays in /etc and the module source in /usr/src
+# either way: pkstool reads the one and DKMS the other only there.
+PREFIX		?= /usr/local
+MULTIARCH	:= $(shell $(CC) -print-multiarch 2>/dev/null)
+ifeq ($(PREFIX),/usr)
+LIBDIR		?= $(PREFIX)/lib/$(MULTIARCH)
+UDEVRULESDIR	?= $(PREFIX)/lib/udev/rules.d
+else
+LIBDIR		?= $(PREFIX)/lib
+# udev reads rules from /etc, /run and /usr/lib only, never /usr/local.
+UDEVRULESDIR	?= /etc/udev/rules.d
+endif
+BINDIR		?= $(PREFIX)/bin
+INCLUDEDIR	?= $(PREFIX)/include
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+MANDIR		?= $(PREFIX)/share/man
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR	?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR	?= /etc
+DKMSSRCDIR	?= /usr/src/pks-$(VERSION)
+INSTALL		?= install
+
 CC		?= cc
 PKG_CONFIG	?= pkg-config
 CFLAGS		?= -O2 -g
@@ -33,18 +58,23 @@ CPPFLAGS_ALL	:= -std=c11 -D_GNU_SOURCE -Idriver/include/uapi -Ilib \
 		   -DPKSTOOL_VERSION=\"$(VERSION)\"
 JSONC_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS	:= $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
+UUID_LIBS	:= $(shell $(PKG_CONFIG) --libs uuid 2>/dev/null || echo -luuid)
+GLIB_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags glib-2.0 2>/dev/null)
+GLIB_LIBS	:= $(shell $(PKG_CONFIG) --libs glib-2.0 2>/dev/null || echo -lglib-2.0)
+KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+KMOD_LIBS	:= $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 		     echo -lndctl -ldaxctl)
 
 LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
-CLI_HDR		:= cli/builtin.h lib/libpks.h driver/include/uapi/linux/pks.h
+CLI_HDR		:= cli/builtin.h cli/persist.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
-	sanitize stress
+	sanitize stress install uninstall FORCE
 
 all: module userspace man
 
@@ -57,24 +87,35 @@ $(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
-$(BUILD)/libpks.a: $(BUILD)/lib/libpks.o
-	$(AR) rcs $@ $^
-
+# Everything links the shared library, so every test run exercises its
+# soname and version script: a symbol missing from libpks.sym fails the
+# link. Programs run from build/ find it through their RUNPATH; the
+# copies make install puts in place are linked again without one.
 $(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
-	$(CC) -shared -Wl,-soname,libpks.so.1 \
-		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS)
+	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
+		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS) $(UUID_LIBS)
+
+LIBPKS		:= $(BUILD)/libpks.so.1
+LIBPKS_LINK	:= $(LIBPKS) -Wl,--enable-new-dtags -Wl,-rpath,$(BUILD)
+
+# The .pc file names the directories of this PREFIX; make install writes
+# its own copy, so a changed PREFIX never needs a clean.
+PC_SED		= -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|' \
+		  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|'
 
 $(BUILD)/libpks.pc: lib/libpks.pc.in
-	sed -e 's|@PREFIX@|/usr/local|;s|@LIBDIR@|/usr/local/lib|' \
-	    -e 's|@INCLUDEDIR@|/usr/local/include|;s|@VERSION@|$(VERSION)|' \
-	    $< > $@
+	sed $(PC_SED) $< > $@
 
 $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) \
+		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(CFLAGS) \
+		-c -o $@ $<
 
-$(BUILD)/pkstool: $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libpks.a
-	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
+CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
+
+$(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
@@ -120,6 +161,88 @@ lint: deps
 clean:
 	rm -rf $(BUILD)
 
+# make install / make uninstall, DESTDIR and PREFIX honoured. Without
+# DESTDIR (a real install) the module is also added to DKMS and built
+# for the running kernel; with DESTDIR (a package or staging root) only
+# its source goes to DKMSSRCDIR, for the package's own postinst.
+DIST		:= $(BUILD)/dist
+DKMS_SRC	:= $(filter-out driver/dkms.conf.in,$(DRIVER_SRC))
+MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
+
+# The installed pkstool: the same objects, linked without build/'s RUNPATH.
+$(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
+
+$(DIST)/libpks.pc: lib/libpks.pc.in FORCE
+	@mkdir -p $(@D)
+	sed $(PC_SED) $< > $@
+
+$(DIST)/dkms.conf: driver/dkms.conf.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+# Units name the installed pkstool and the configuration directory.
+$(DIST)/%.service: systemd/%.service.in FORCE
+	@mkdir -p $(@D)
+	sed -e 's|@BINDIR@|$(BINDIR)|g;s|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
+
+UNITS		:= pkstool-protect.service pkstool-protect@.service \
+		   pkstool-monitor.service
+
+FORCE:
+
+install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
+		$(UNITS:%=$(DIST)/%)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/libpks/linux \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(UDEVRULESDIR)
+	$(INSTALL) -m 755 $(DIST)/pkstool $(DESTDIR)$(BINDIR)/pkstool
+	$(INSTALL) -m 644 $(LIBPKS) $(DESTDIR)$(LIBDIR)/libpks.so.1
+	ln -sf libpks.so.1 $(DESTDIR)$(LIBDIR)/libpks.so
+	$(INSTALL) -m 644 $(DIST)/libpks.pc $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc
+	$(INSTALL) -m 644 lib/libpks.h $(DESTDIR)$(INCLUDEDIR)/libpks.h
+	$(INSTALL) -m 644 driver/include/uapi/linux/pks.h \
+		$(DESTDIR)$(INCLUDEDIR)/libpks/linux/pks.h
+	$(INSTALL) -m 644 $(MAN_PAGES:%=$(BUILD)/man/%) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 $(BUILD)/man/pkstool-json.7 $(DESTDIR)$(MANDIR)/man7/
+	$(INSTALL) -m 644 $(BUILD)/man/libpks.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 644 completion/pkstool $(DESTDIR)$(BASHCOMPDIR)/pkstool
+	$(INSTALL) -m 644 $(UNITS:%=$(DIST)/%) $(DESTDIR)$(SYSTEMDUNITDIR)/
+	$(INSTALL) -m 644 systemd/90-pkstool.rules $(DESTDIR)$(UDEVRULESDIR)/
+	for f in $(DKMS_SRC:driver/%=%); do \
+		$(INSTALL) -D -m 644 driver/$$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
+	done
+	$(INSTALL) -m 644 $(DIST)/dkms.conf $(DESTDIR)$(DKMSSRCDIR)/dkms.conf
+ifeq ($(DESTDIR),)
+	-ldconfig
+	@scripts/dkms-install.sh add $(VERSION)
+	-systemctl daemon-reload && systemctl enable pkstool-protect.service
+	-udevadm control --reload
+endif
+
+# /etc/pkstool (the records an administrator made) is left in place.
+uninstall:
+ifeq ($(DESTDIR),)
+	@scripts/dkms-install.sh remove $(VERSION)
+	-systemctl disable pkstool-protect.service
+endif
+	rm -f $(DESTDIR)$(BINDIR)/pkstool $(DESTDIR)$(LIBDIR)/libpks.so.1 \
+		$(DESTDIR)$(LIBDIR)/libpks.so $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc \
+		$(DESTDIR)$(INCLUDEDIR)/libpks.h \
+		$(MAN_PAGES:%=$(DESTDIR)$(MANDIR)/man8/%) \
+		$(DESTDIR)$(MANDIR)/man7/pkstool-json.7 \
+		$(DESTDIR)$(MANDIR)/man3/libpks.3 \
+		$(DESTDIR)$(BASHCOMPDIR)/pkstool \
+		$(UNITS:%=$(DESTDIR)$(SYSTEMDUNITDIR)/%) \
+		$(DESTDIR)$(UDEVRULESDIR)/90-pkstool.rules
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/libpks $(DESTDIR)$(DKMSSRCDIR)
+ifeq ($(DESTDIR),)
+	-ldconfig
+endif
+
 # Unit tests (Criterion): one binary per file in tests/unit, except the
 # shared helper.
 UNIT_SRC	:= $(filter-out tests/unit/run_cmd.c,$(wildcard tests/unit/*.c))
@@ -128,11 +251,10 @@ UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 unit: $(UNIT_BIN) $(BUILD)/pkstool
 
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
-		$(BUILD)/libpks.a
+		$(LIBPKS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ \
-		$< tests/unit/run_cmd.c $(BUILD)/libpks.a -lcriterion $(JSONC_LIBS) \
-		$(NDCTL_LIBS)
+		$< tests/unit/run_cmd.c $(LIBPKS_LINK) -lcriterion $(JSONC_LIBS)
 
 # Programs the VM tests run, built for the VM (copied in with their
 # shared libraries).
@@ -141,15 +263,14 @@ $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz: $(BUILD)/vm-bin/%: \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(BUILD)/libpks.a
+$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
-		-lpmem2 $(NDCTL_LIBS)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(LIBPKS_LINK) \
+		-lpmem2
 
-$(BUILD)/vm-bin/pks-rescan: tests/vm/bin/pks-rescan.c $(BUILD)/libpks.a
+$(BUILD)/vm-bin/pks-rescan: tests/vm/bin/pks-rescan.c $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(BUILD)/libpks.a \
-		$(NDCTL_LIBS)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(LIBPKS_LINK)
 
 $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	@mkdir -p $(@D)
@@ -178,7 +299,8 @@ $(BUILD)/other-abi/libpks.o: lib/libpks.c lib/libpks.h \
 $(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
 		$(BUILD)/other-abi/libpks.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS) $(UUID_LIBS) \
+		$(KMOD_LIBS) $(GLIB_LIBS)
 
 vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pkstool-other-abi $(BUILD)/vm-bin/pks-rescan \
@@ -219,14 +341,17 @@ SAN		:= $(BUILD)/sanitize
 
 $(SAN)/pkstool: $(CLI_SRC) $(LIB_SRC) $(CLI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
-		$(CLI_SRC) $(LIB_SRC) $(JSONC_LIBS) $(NDCTL_LIBS)
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) \
+		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(SAN_FLAGS) \
+		-o $@ $(CLI_SRC) $(LIB_SRC) $(JSONC_LIBS) $(NDCTL_LIBS) \
+		$(UUID_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
 
 $(SAN)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 		$(LIB_SRC) lib/libpks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
 		$< tests/unit/run_cmd.c $(LIB_SRC) -lcriterion $(JSONC_LIBS) \
+		$(UUID_LIBS) \
 		$(NDCTL_LIBS)
 
 sanitize: $(UNIT_SRC:tests/unit/%.c=$(SAN)/unit/%) $(SAN)/pkstool

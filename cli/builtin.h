@@ -56,6 +56,7 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_faults(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_test(int argc, char **argv, struct pks_ctx *ctx);
+int cmd_metrics(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_help(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_version(int argc, char **argv, struct pks_ctx *ctx);
 
@@ -77,6 +78,9 @@ int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
 		       size_t len);
 void display_json_array(struct json_object *array);
 void display_json_line(FILE *out, struct json_object *obj);
+
+/* modhint.c: how to load @module, true for this machine, into @buf. */
+const char *pkstool_module_hint(const char *module, char *buf, size_t len);
 
 /* json.c */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);

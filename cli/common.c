@@ -231,6 +231,7 @@ int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what)
 {
 	int rc = pks_driver_status(ctx);
+	char hint[512];
 
 	switch (rc) {
 	case 0:
@@ -243,8 +244,9 @@ int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			      what);
 			return PKSTOOL_UNSUPPORTED;
 		}
-		p_err(opts, "%s: the pks driver is not loaded (%s is missing): load it with 'modprobe pks'",
-		      what, pks_device_path(ctx));
+		p_err(opts, "%s: the pks driver is not loaded (%s is missing): %s",
+		      what, pks_device_path(ctx),
+		      pkstool_module_hint("pks", hint, sizeof(hint)));
 		return PKSTOOL_UNSUPPORTED;
 	case -EPROTO:
 		p_err(opts, "%s: pkstool %s needs driver ABI %u, loaded driver has %u: install matching versions of pkstool and pks.ko",
@@ -275,6 +277,7 @@ int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 		      const char *what)
 {
 	int rc = pks_test_status(ctx);
+	char hint[512];
 
 	switch (rc) {
 	case 0:
@@ -282,8 +285,9 @@ int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 	case -ENOENT:
 	case -ENODEV:
 	case -ENXIO:
-		p_err(opts, "%s: the test module is not loaded (%s is missing): load it with 'modprobe pks_test', never on a production machine",
-		      what, pks_test_device_path(ctx));
+		p_err(opts, "%s: the test module is not loaded (%s is missing): %s, never on a production machine",
+		      what, pks_test_device_path(ctx),
+		      pkstool_module_hint("pks_test", hint, sizeof(hint)));
 		return PKSTOOL_UNSUPPORTED;
 	case -EACCES:
 	case -EPERM:

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "persist.h"
 
 struct list_opts {
 	struct pkstool_opts common;
@@ -85,9 +86,12 @@ static bool list_wanted(struct pks_ctx *ctx, const struct list_opts *opts,
 	return region_matches(ns, opts->region);
 }
 
-static void list_print_text(struct pks_ns *ns, bool human)
+/* One line per namespace; @jns says whether it is recorded to persist. */
+static void list_print_text(struct pks_ns *ns, bool human,
+			    struct json_object *jns)
 {
 	const char *dev = pks_ns_get_device(ns);
+	struct json_object *persistent;
 	char size[48];
 
 	if (human)
@@ -99,17 +103,22 @@ static void list_print_text(struct pks_ns *ns, bool human)
 	       pks_ns_get_region(ns), pks_ns_get_mode(ns), dev ? dev : "-",
 	       size);
 	if (pks_ns_is_protected(ns))
-		printf("protected key %d %s faults %llu\n", pks_ns_get_key(ns),
+		printf("protected key %d %s faults %llu", pks_ns_get_key(ns),
 		       pks_mode_name(pks_ns_get_protection_mode(ns)),
 		       (unsigned long long)pks_ns_get_faults(ns));
 	else
-		printf("unprotected\n");
+		printf("unprotected");
+	if (json_object_object_get_ex(jns, "persistent", &persistent) &&
+	    json_object_get_boolean(persistent))
+		printf(" persistent");
+	printf("\n");
 }
 
 int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 {
 	struct list_opts opts = { 0 };
-	struct json_object *array;
+	struct json_object *array, *jns;
+	struct pkstool_persist *persist;
 	struct pks_ns *ns;
 	int rc;
 
@@ -131,18 +140,25 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 		      opts.namespace);
 		return PKSTOOL_FAILED;
 	}
+	/* Unreadable records make "persistent" null, not the list fail. */
+	if (pkstool_persist_open(&persist, false, &opts.common, "list"))
+		persist = NULL;
 	array = json_object_new_array();
 	pks_ns_foreach(ctx, ns) {
 		if (!list_wanted(ctx, &opts, ns))
 			continue;
-		if (opts.common.json)
-			json_object_array_add(array,
-					      pks_ns_to_json(ns, opts.human));
-		else
-			list_print_text(ns, opts.human);
+		jns = pks_ns_to_json(ns, opts.human);
+		pkstool_persist_to_json(persist, ns, jns);
+		if (opts.common.json) {
+			json_object_array_add(array, jns);
+		} else {
+			list_print_text(ns, opts.human, jns);
+			json_object_put(jns);
+		}
 	}
 	if (opts.common.json)
 		display_json_array(array);
 	json_object_put(array);
+	pkstool_persist_close(persist, &opts.common, "list");
 	return PKSTOOL_DONE;
 }

@@ -22,6 +22,7 @@ static const struct cmd_struct commands[] = {
 	{ "disable", cmd_disable, "end protection of namespaces" },
 	{ "faults", cmd_faults, "show recorded stray accesses" },
 	{ "monitor", cmd_monitor, "log stray accesses as they happen" },
+	{ "metrics", cmd_metrics, "write metrics for Prometheus (node_exporter)" },
 	{ "test", cmd_test, "run the built-in PKS test cases" },
 	{ "version", cmd_version, "print the pkstool version" },
 	{ "help", cmd_help, "list the commands, or describe one" },

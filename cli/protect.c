@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "persist.h"
 
 enum protect_action {
 	ACTION_ENABLE,
@@ -44,11 +45,14 @@ struct protect_opts {
 	bool all;
 	bool force;
 	int mode;		/* -1: not given */
+	bool persist;
+	bool from_config;
 	char **names;
 	int nr_names;
 };
 
 /* Each command offers only the options it honours. */
+#define OPT_FROM_CONFIG 0x100
 static const struct argp_option enable_options[] = {
 	{ "all", 'a', NULL, 0, "Every devdax and fsdax namespace", 0 },
 	{ "force", 'f', NULL, 0,
@@ -56,11 +60,16 @@ static const struct argp_option enable_options[] = {
 	{ "mode", 'm', "MODE", 0,
 	  "strict (default: stray accesses are refused) or relaxed (reported, "
 	  "then allowed once); changes the mode of a protected namespace", 0 },
+	{ "persist", 'p', NULL, 0,
+	  "Also record it, to protect it again at boot and when it reappears", 0 },
+	{ "from-config", OPT_FROM_CONFIG, NULL, 0,
+	  "Protect the recorded namespaces (all, or those named) again", 0 },
 	{ 0 }
 };
 
 static const struct argp_option disable_options[] = {
 	{ "all", 'a', NULL, 0, "Every devdax and fsdax namespace", 0 },
+	{ "persist", 'p', NULL, 0, "Also remove its record", 0 },
 	{ 0 }
 };
 
@@ -78,6 +87,12 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 	case 'f':
 		opts->force = true;
 		return 0;
+	case 'p':
+		opts->persist = true;
+		return 0;
+	case OPT_FROM_CONFIG:
+		opts->from_config = true;
+		return 0;
 	case 'm':
 		opts->mode = pks_mode_lookup(arg);
 		if (opts->mode < 0)
@@ -90,6 +105,12 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		opts->nr_names = state->argc - state->next;
 		return 0;
 	case ARGP_KEY_END:
+		if (opts->from_config) {
+			if (opts->all || opts->persist || opts->mode >= 0)
+				return pkstool_usage(state,
+						     "--from-config takes the modes from the records: no --all, --persist or --mode");
+			return 0;
+		}
 		if (!opts->all && !opts->nr_names)
 			return pkstool_usage(state,
 					     "name a namespace to %s, or --all",
@@ -215,6 +236,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 {
 	struct protect_opts opts = { .action = action, .mode = -1 };
 	unsigned int count[NR_RESULTS] = { 0 };
+	struct pkstool_persist *persist = NULL;
 	struct json_object *array, *jns;
 	enum protect_result result;
 	bool refuse_new = false;
@@ -250,6 +272,14 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			return PKSTOOL_FAILED;
 		}
 	}
+	if (opts.from_config)
+		return pkstool_persist_apply(ctx, &opts.common, opts.names,
+					     opts.nr_names) ?
+		       PKSTOOL_FAILED : PKSTOOL_DONE;
+	/* Open the records first: a failure there changes nothing. */
+	if (opts.persist &&
+	    pkstool_persist_open(&persist, true, &opts.common, pkstool_cmd))
+		return PKSTOOL_FAILED;
 	if (action == ACTION_ENABLE && !opts.force)
 		refuse_new = pks_panic_on_warn() > 0;
 
@@ -261,6 +291,11 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		result = action == ACTION_ENABLE ?
 			 enable_one(&opts, ns, refuse_new, why, sizeof(why)) :
 			 disable_one(ns, why, sizeof(why));
+		if (persist && result != RESULT_REFUSED &&
+		    pkstool_persist_note(persist, ns, action == ACTION_ENABLE ?
+					 pks_ns_get_protection_mode(ns) : -1,
+					 why, sizeof(why)))
+			result = RESULT_REFUSED;
 		count[result]++;
 		if (result == RESULT_REFUSED)
 			p_err(&opts.common, "%s: %s: %s", pkstool_cmd,
@@ -287,6 +322,8 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		fprintf(stderr, "pkstool: disable: %u disabled, %u not-protected, %u refused\n",
 			count[RESULT_DISABLED], count[RESULT_NOT_PROTECTED],
 			count[RESULT_REFUSED]);
+	if (pkstool_persist_close(persist, &opts.common, pkstool_cmd))
+		return PKSTOOL_FAILED;
 	return count[RESULT_REFUSED] ? PKSTOOL_FAILED : PKSTOOL_DONE;
 }
 

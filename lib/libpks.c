@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+/* libndctl uses libuuid's uuid_t when told it has libuuid. */
+#define HAVE_UUID
+#include <uuid/uuid.h>
 #include <ndctl/libndctl.h>
 #include <daxctl/libdaxctl.h>
 #include <sys/ioctl.h>
@@ -55,6 +59,7 @@ struct pks_ns {
 	char region[64];
 	char chardev[64];	/* "" unless devdax */
 	char blockdev[64];	/* "" unless fsdax */
+	char uuid[37];		/* "" when it has none */
 	const char *mode;
 	uint64_t size;		/* usable: what ndctl list -N calls size */
 	uint64_t resource;
@@ -607,6 +612,32 @@ static const char *pks_ns_mode_name(struct ndctl_namespace *ndns)
 	}
 }
 
+/*
+ * The namespace's identity for a record that outlives its name: the UUID
+ * 'ndctl list -N' shows, the one of its personality's info block (dax,
+ * pfn or btt) when it has one, else the label's. It survives disable and
+ * enable, reboots and renumbering; re-creating or reconfiguring the
+ * namespace gives it a new one.
+ */
+static void pks_ns_read_uuid(struct pks_ns *ns, struct ndctl_namespace *ndns,
+			     struct ndctl_dax *dax)
+{
+	struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
+	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
+	uuid_t uu;
+
+	if (dax)
+		ndctl_dax_get_uuid(dax, uu);
+	else if (pfn)
+		ndctl_pfn_get_uuid(pfn, uu);
+	else if (btt)
+		ndctl_btt_get_uuid(btt, uu);
+	else
+		ndctl_namespace_get_uuid(ndns, uu);
+	if (!uuid_is_null(uu))
+		uuid_unparse_lower(uu, ns->uuid);
+}
+
 /* Returns 0 or -ENOMEM: a namespace is never dropped silently. */
 static int pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 {
@@ -653,6 +684,7 @@ static int pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns)
 			break;
 		}
 	}
+	pks_ns_read_uuid(ns, ndns, dax);
 	pfn = ndctl_namespace_get_pfn(ndns);
 	if (pfn && ndctl_pfn_get_size(pfn))
 		ns->size = ndctl_pfn_get_size(pfn);
@@ -784,6 +816,21 @@ struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident)
 const char *pks_ns_get_name(struct pks_ns *ns)
 {
 	return ns->name;
+}
+
+const char *pks_ns_get_uuid(struct pks_ns *ns)
+{
+	return *ns->uuid ? ns->uuid : NULL;
+}
+
+struct pks_ns *pks_ns_find_by_uuid(struct pks_ctx *ctx, const char *uuid)
+{
+	struct pks_ns *ns;
+
+	pks_ns_foreach(ctx, ns)
+		if (*ns->uuid && !strcasecmp(ns->uuid, uuid))
+			return ns;
+	return NULL;
 }
 
 const char *pks_ns_get_mode(struct pks_ns *ns)

@@ -168,6 +168,10 @@ const char *pks_ns_get_name(struct pks_ns *ns);
  * the kernel as memory with daxctl reconfigure-device) or unknown */
 const char *pks_ns_get_mode(struct pks_ns *ns);
 const char *pks_ns_get_region(struct pks_ns *ns);	/* "region0" */
+const char *pks_ns_get_mode(struct pks_ns *ns);	/* devdax, fsdax, ... */
+/* The UUID 'ndctl list -N' shows, lower case; NULL when it has none. */
+const char *pks_ns_get_uuid(struct pks_ns *ns);
+struct pks_ns *pks_ns_find_by_uuid(struct pks_ctx *ctx, const char *uuid);
 bool pks_ns_is_devdax(struct pks_ns *ns);
 const char *pks_ns_get_chardev(struct pks_ns *ns);	/* NULL unless devdax */
 const char *pks_ns_get_blockdev(struct pks_ns *ns);	/* NULL unless fsdax */

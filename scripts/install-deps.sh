@@ -13,6 +13,8 @@ packages=(
 	libcriterion-dev liburing-dev asciidoctor ndctl daxctl
 	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox
 	python3-jsonschema
+	dkms libkmod-dev bash-completion libglib2.0-dev uuid-dev
+	python3-prometheus-client
 )
 
 missing=()

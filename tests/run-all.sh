@@ -77,14 +77,18 @@ else
 fi
 
 tally < <(tests/lint.sh 2> "$logs/lint.log")
+tally < <(tests/install/run.sh 2> "$logs/install.log")
+tally < <(tests/install/dkms.sh 2> "$logs/dkms.log")
+tally < <(tests/install/completion.sh 2> "$logs/completion.log")
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
 # gives a case its own boot (it taints or kills things), "# suite: bench"
-# leaves it to make bench.
+# leaves it to make bench, "# suite: after-reboot" to the case whose
+# "# then-boot:" names it.
 shared=() own=() nopks=()
 for f in tests/vm/cases/*.sh; do
 	c=$(basename "$f" .sh)
-	if grep -q '^# suite: bench' "$f"; then
+	if grep -Eq '^# suite: (bench|after-reboot)' "$f"; then
 		continue
 	elif grep -q '^# cpu: nopks' "$f"; then
 		nopks+=("$c")
@@ -98,6 +102,11 @@ for k in $kernels; do
 	tally < <(tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}")
 	for c in "${own[@]}"; do
 		tally < <(tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c")
+		# "# then-boot: NEXT": power off, boot the same VM (same NVDIMM
+		# backing file) again and run NEXT.
+		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
+		[ -n "$next" ] &&
+			tally < <(tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next")
 	done
 	tally < <(tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}")
 done

@@ -118,7 +118,7 @@ def cmd_host(pkstool):
         ok &= report("pkstool " + " ".join(args), errs)
 
     # Controls: the schemas accept the contract and refuse what breaks it.
-    good = [NAMESPACE]
+    good = [dict(NAMESPACE, uuid=None, persistent=False, persistent_mode=None)]
     enabled = [dict(NAMESPACE, result="enabled", reason=None)]
     ok &= report("control: a namespace conforms",
                  errors("list", json.dumps(good)))

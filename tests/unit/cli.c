@@ -121,7 +121,8 @@ Test(cli, test_list_json_is_an_array)
 
 /* The command set, written down here independently of the table. */
 static const char *const all_cmds[] = {
-	"info", "list", "enable", "disable", "faults", "monitor", "test",
+	"info", "list", "enable", "disable", "faults", "monitor", "metrics",
+	"test",
 	"version", "help",
 };
 #define NR_CMDS (sizeof(all_cmds) / sizeof(all_cmds[0]))
@@ -258,6 +259,12 @@ Test(cli, force_is_for_enable_only)
 	cr_expect_eq(res.status, 2);
 	cr_expect(strstr(res.err, "pkstool: disable: unknown option"),
 		  "%s", res.err);
+	/* disable's --help offers only what disable takes. */
+	RUN(&res, NO_DEVICE, "disable", "--help");
+	cr_expect_eq(res.status, 0);
+	cr_expect(strstr(res.out, "--all"), "%s", res.out);
+	cr_expect_null(strstr(res.out, "--force"), "%s", res.out);
+	cr_expect_null(strstr(res.out, "--mode"), "%s", res.out);
 }
 
 Test(cli, enable_without_driver_is_unsupported)

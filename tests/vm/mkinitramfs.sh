@@ -15,7 +15,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 chmod 755 "$stage"
 
-mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules,tests,root}
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules,lib/x86_64-linux-gnu,tests,root}
 cp /bin/busybox "$stage/bin/busybox"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$stage/etc/passwd"
@@ -28,12 +28,26 @@ copy_prog() {
 	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
 		mkdir -p "$stage/$(dirname "$lib")"
 		cp -L "$lib" "$stage/$lib"
+		# A RUNPATH under /tmp (a checkout there) is hidden by the
+		# VM's tmpfs: the loader's default path finds it instead.
+		case $lib in
+		"$build"/*) cp -L "$lib" "$stage/lib/x86_64-linux-gnu/" ;;
+		esac
 	done
 }
 for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair pmempool \
 	 dmsetup; do
 	copy_prog "$(command -v $p)" "bin/$p"
 done
+# kmod's modprobe and depmod, for the cases that install the modules the
+# way DKMS does (busybox's modprobe has no libkmod indexes to read).
+copy_prog "$(command -v kmod)" sbin/kmod
+ln -s kmod "$stage/sbin/modprobe"
+ln -s kmod "$stage/sbin/depmod"
+# bash and bash-completion, for the completion case.
+copy_prog "$(command -v bash)" bin/bash
+mkdir -p "$stage/usr/share/bash-completion"
+cp /usr/share/bash-completion/bash_completion "$stage/usr/share/bash-completion/"
 for p in "$build"/pkstool "$build"/vm-bin/*; do
 	[ -x "$p" ] && copy_prog "$p" "bin/$(basename "$p")"
 done
@@ -74,5 +88,6 @@ cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
 cp "$here/init" "$stage/init"
 cp "$here/lib.sh" "$stage/tests/lib.sh"
 cp "$here"/cases/*.sh "$stage/tests/"
+cp "$here/../../completion/pkstool" "$stage/tests/pkstool.completion"
 chmod +x "$stage/init"
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

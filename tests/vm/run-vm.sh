@@ -127,6 +127,13 @@ judge() {
 		echo "FAIL $tag/$c: JSON against tests/schema: $(grep -m1 -A1 '^  ' "$out/$c.schema" | head -1)"
 		return
 	fi
+	# "# host-check: PROGRAM": PROGRAM judges the case's output on the
+	# host too, with tools the VM does not have.
+	pat=$(sed -n 's/^# host-check: //p' "$file")
+	if [ "$rc" = 0 ] && [ -n "$pat" ] && ! line=$("$top/$pat" "$out/$c.out" 2>&1); then
+		echo "FAIL $tag/$c: $pat: $line"
+		return
+	fi
 	case $rc in
 	0) echo "PASS $tag/$c" ;;
 	77) echo "SKIP $tag/$c: $(grep -m1 '^SKIP' "$out/$c.out")" ;;

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pkstool metrics: the driver's state in the Prometheus text format, for
+ * node_exporter's textfile collector (or anything that scrapes it). With
+ * --output the file is replaced atomically (written beside it, then
+ * renamed), as the collector requires, so a scrape never sees half a file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "persist.h"
+
+struct metrics_opts {
+	struct pkstool_opts common;
+	const char *output;
+};
+
+static const struct argp_option metrics_options[] = {
+	{ "output", 'o', "FILE", 0,
+	  "Replace FILE (e.g. node_exporter's textfile directory/pkstool.prom) instead of printing", 0 },
+	{ 0 }
+};
+
+static error_t metrics_parse(int key, char *arg, struct argp_state *state)
+{
+	struct metrics_opts *opts = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &opts->common;
+		return 0;
+	case 'o':
+		opts->output = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp metrics_argp = {
+	.options = metrics_options,
+	.parser = metrics_parse,
+	.doc = "Print PKS protection metrics in the Prometheus text format "
+	       "(node_exporter textfile collector).",
+	.children = pkstool_common_children,
+};
+
+/* A label value, escaped as the text format wants. */
+static void label(FILE *out, const char *value)
+{
+	for (; value && *value; value++) {
+		if (*value == '\\' || *value == '"')
+			fprintf(out, "\\%c", *value);
+		else if (*value == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*value, out);
+	}
+}
+
+static void family(FILE *out, const char *name, const char *type,
+		   const char *help)
+{
+	fprintf(out, "# HELP pkstool_%s %s\n# TYPE pkstool_%s %s\n", name, help,
+		name, type);
+}
+
+static void ns_labels(FILE *out, struct pks_ns *ns)
+{
+	fputs("{namespace=\"", out);
+	label(out, pks_ns_get_name(ns));
+	fputs("\",device=\"", out);
+	label(out, pks_ns_get_device(ns));
+	fputc('"', out);
+}
+
+static void write_namespaces(FILE *out, struct pks_ctx *ctx, bool loaded)
+{
+	static const int modes[] = { PKS_MODE_STRICT, PKS_MODE_RELAXED };
+	struct pkstool_persist *persist;
+	struct pks_record *rec;
+	uint64_t dropped = 0, n;
+	uint32_t outcome;
+	struct pks_ns *ns;
+	size_t i;
+
+	family(out, "namespace_protected", "gauge",
+	       "Whether the driver protects the namespace's range.");
+	pks_ns_foreach(ctx, ns) {
+		fputs("pkstool_namespace_protected", out);
+		ns_labels(out, ns);
+		fprintf(out, "} %d\n", pks_ns_is_protected(ns));
+	}
+	family(out, "namespace_mode", "gauge",
+	       "1 for the protection mode in force (strict or relaxed).");
+	pks_ns_foreach(ctx, ns) {
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			fputs("pkstool_namespace_mode", out);
+			ns_labels(out, ns);
+			fprintf(out, ",mode=\"%s\"} %d\n", pks_mode_name(modes[i]),
+				pks_ns_get_protection_mode(ns) == modes[i]);
+		}
+	}
+	/* Records unreadable: no persistent series rather than wrong ones. */
+	if (!pkstool_persist_open(&persist, false, NULL, "metrics")) {
+		family(out, "namespace_persistent", "gauge",
+		       "Whether /etc/pkstool/protect.conf records the namespace.");
+		pks_ns_foreach(ctx, ns) {
+			fputs("pkstool_namespace_persistent", out);
+			ns_labels(out, ns);
+			fprintf(out, "} %d\n",
+				pkstool_persist_lookup(persist, ns) != -ENOENT);
+		}
+		pkstool_persist_close(persist, NULL, "metrics");
+	}
+	family(out, "namespace_faults_total", "counter",
+	       "Stray accesses recorded since the namespace was protected.");
+	pks_ns_foreach(ctx, ns) {
+		fputs("pkstool_namespace_faults_total", out);
+		ns_labels(out, ns);
+		fprintf(out, "} %" PRIu64 "\n", pks_ns_get_faults(ns));
+	}
+	if (!loaded || pks_faults_refresh(ctx, 1, &dropped))
+		return;
+	family(out, "namespace_faults_recorded", "gauge",
+	       "Records of the namespace in the driver's fault ring, by outcome.");
+	pks_ns_foreach(ctx, ns) {
+		for (outcome = 0; outcome <= PKS_FAULT_CALLBACK; outcome++) {
+			const char *name = pks_fault_outcome_name(outcome);
+
+			n = 0;
+			pks_record_foreach(ctx, rec)
+				if (!strcmp(pks_record_get_outcome(rec), name) &&
+				    pks_record_matches(rec, pks_ns_get_device(ns) ?
+						       pks_ns_get_device(ns) : ""))
+					n++;
+			fputs("pkstool_namespace_faults_recorded", out);
+			ns_labels(out, ns);
+			fprintf(out, ",outcome=\"%s\"} %" PRIu64 "\n", name, n);
+		}
+	}
+	family(out, "faults_dropped_total", "counter",
+	       "Fault records the ring no longer holds (overwritten by newer ones).");
+	fprintf(out, "pkstool_faults_dropped_total %" PRIu64 "\n", dropped);
+}
+
+static void write_driver(FILE *out, struct pks_ctx *ctx)
+{
+	struct pks_cpu *cpu;
+	struct pks_path *path;
+	struct pks_key *key;
+	unsigned int keys = 0;
+
+	family(out, "fault_capture_active", "gauge",
+	       "Whether the driver's fault probes are placed (faults are recorded).");
+	fprintf(out, "pkstool_fault_capture_active %d\n",
+		pks_fault_log_active(ctx));
+	family(out, "keys_allocated", "gauge", "Protection keys in use.");
+	pks_key_foreach(ctx, key)
+		keys += pks_key_is_allocated(key);
+	fprintf(out, "pkstool_keys_allocated %u\n", keys);
+	family(out, "cpu_pkrs_writes_total", "counter",
+	       "PKRS register writes on the CPU.");
+	pks_cpu_foreach(ctx, cpu)
+		fprintf(out, "pkstool_cpu_pkrs_writes_total{cpu=\"%u\"} %" PRIu64 "\n",
+			pks_cpu_get_id(cpu), pks_cpu_get_pkrs_writes(cpu));
+	family(out, "cpu_pkrs_skipped_total", "counter",
+	       "PKRS writes skipped on the CPU because the value was current.");
+	pks_cpu_foreach(ctx, cpu)
+		fprintf(out, "pkstool_cpu_pkrs_skipped_total{cpu=\"%u\"} %" PRIu64 "\n",
+			pks_cpu_get_id(cpu), pks_cpu_get_pkrs_skipped(cpu));
+	family(out, "path_calls_total", "counter",
+	       "Calls seen on a granted kernel path.");
+	pks_path_foreach(ctx, path)
+		fprintf(out, "pkstool_path_calls_total{path=\"%s\"} %" PRIu64 "\n",
+			pks_path_get_name(path), pks_path_get_calls(path));
+	family(out, "path_grants_total", "counter",
+	       "Keys granted inside calls on a kernel path.");
+	pks_path_foreach(ctx, path)
+		fprintf(out, "pkstool_path_grants_total{path=\"%s\"} %" PRIu64 "\n",
+			pks_path_get_name(path), pks_path_get_grants(path));
+	family(out, "path_missed_total", "counter",
+	       "Calls on a kernel path its probe missed.");
+	pks_path_foreach(ctx, path)
+		fprintf(out, "pkstool_path_missed_total{path=\"%s\"} %" PRIu64 "\n",
+			pks_path_get_name(path), pks_path_get_missed(path));
+}
+
+/* Replace @path by @data: a temporary file beside it, then rename(). */
+static int replace_file(const char *path, const char *data, size_t len)
+{
+	char tmp[4096];
+	int fd, rc = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, data, len) != (ssize_t)len || fchmod(fd, 0644) ||
+	    fsync(fd))
+		rc = errno ? -errno : -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+int cmd_metrics(int argc, char **argv, struct pks_ctx *ctx)
+{
+	struct metrics_opts opts = { 0 };
+	bool loaded;
+	size_t len;
+	char *data;
+	FILE *out;
+	int status, rc;
+
+	if (!pkstool_parse(&metrics_argp, argc, argv, &opts, &rc))
+		return rc;
+	/* Without the driver the metrics say so: driver_loaded 0. */
+	status = pks_driver_status(ctx);
+	if (status && status != -ENOENT)
+		return pkstool_open_driver(ctx, &opts.common, "metrics");
+	loaded = !status;
+	if (loaded) {
+		rc = pks_refresh(ctx);
+		if (rc) {
+			p_err(&opts.common, "metrics: reading driver state: %s",
+			      strerror(-rc));
+			return PKSTOOL_FAILED;
+		}
+	}
+	rc = pks_ns_scan(ctx);
+	if (rc) {
+		p_err(&opts.common, "metrics: reading namespaces: %s",
+		      strerror(-rc));
+		return PKSTOOL_FAILED;
+	}
+	out = open_memstream(&data, &len);
+	if (!out) {
+		p_err(&opts.common, "metrics: %s", strerror(errno));
+		return PKSTOOL_FAILED;
+	}
+	family(out, "cpu_pks_supported", "gauge",
+	       "Whether the CPU has PKS (CPUID.7.0:ECX bit 31).");
+	fprintf(out, "pkstool_cpu_pks_supported %d\n", pks_cpu_has_pks());
+	family(out, "driver_loaded", "gauge", "Whether /dev/pks answers.");
+	fprintf(out, "pkstool_driver_loaded %d\n", loaded);
+	if (loaded)
+		write_driver(out, ctx);
+	write_namespaces(out, ctx, loaded);
+	if (fclose(out)) {
+		p_err(&opts.common, "metrics: %s", strerror(errno));
+		return PKSTOOL_FAILED;
+	}
+	if (!opts.output) {
+		fwrite(data, 1, len, stdout);
+		rc = 0;
+	} else {
+		rc = replace_file(opts.output, data, len);
+		if (rc)
+			p_err(&opts.common, "metrics: writing %s: %s",
+			      opts.output, strerror(-rc));
+	}
+	free(data);
+	return rc ? PKSTOOL_FAILED : PKSTOOL_DONE;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * enable --persist / --from-config and disable --persist without a driver:
+ * which options combine, and that nothing is written to the record file
+ * when the command cannot run. (Recording and applying need namespaces
+ * and the driver: the persist VM case.)
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libpks.h"
+#include "run_cmd.h"
+
+#define NO_DEVICE "/nonexistent/pks"
+#define RUN(res, ...) \
+	run_pkstool(res, NO_DEVICE, (const char *const[]){ __VA_ARGS__, NULL })
+
+static struct cmd_result res;
+static char dir[] = "/tmp/pkstool-persist-XXXXXX";
+static char conf[sizeof(dir) + 32];
+
+/* Each test gets a record file path of its own, which must stay absent. */
+static void setup(void)
+{
+	cr_assert(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/etc/protect.conf", dir);
+	setenv("PKSTOOL_CONFIG", conf, 1);
+}
+
+static void teardown(void)
+{
+	char etc[sizeof(dir) + 8];
+	struct stat st;
+
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	cr_expect(stat(etc, &st), "%s was created", etc);
+	rmdir(dir);
+}
+
+TestSuite(persist, .init = setup, .fini = teardown);
+
+Test(persist, from_config_rejects_all)
+{
+	RUN(&res, "enable", "--from-config", "--all");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "--from-config takes the modes from the records"),
+		  "%s", res.err);
+}
+
+Test(persist, from_config_rejects_persist_and_mode)
+{
+	RUN(&res, "enable", "--from-config", "--persist");
+	cr_expect_eq(res.status, 2);
+	RUN(&res, "enable", "--from-config", "--mode=strict", "dax0.0");
+	cr_expect_eq(res.status, 2);
+}
+
+Test(persist, disable_takes_persist_not_from_config)
+{
+	RUN(&res, "disable", "--from-config");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "unknown option, or option without its value: '--from-config'"),
+		  "%s", res.err);
+	RUN(&res, "disable", "--persist");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "name a namespace to disable"), "%s", res.err);
+}
+
+/*
+ * No driver: enable exits 77 before any record is touched; disable has
+ * nothing protected to end (exit 0) and forgets what it was asked to.
+ */
+Test(persist, no_driver_writes_nothing)
+{
+	char etc[sizeof(dir) + 8];
+
+	RUN(&res, "enable", "--persist", "dax0.0");
+	cr_expect_eq(res.status, 77, "%s", res.err);
+	RUN(&res, "enable", "--from-config");
+	cr_expect_eq(res.status, 77, "%s", res.err);
+	RUN(&res, "disable", "--persist", "--all");
+	cr_expect_eq(res.status, 0, "%s", res.err);
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	unlink(conf);
+	rmdir(etc);
+}
+
+/* list works without the driver and keeps its shape. */
+Test(persist, list_without_driver)
+{
+	RUN(&res, "list", "--json");
+	cr_expect_eq(res.status, 0, "%s", res.err);
+	cr_expect_eq(res.out[0], '[', "%s", res.out);
+}
