@@ -63,6 +63,8 @@ GLIB_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags glib-2.0 2>/dev/null)
 GLIB_LIBS	:= $(shell $(PKG_CONFIG) --libs glib-2.0 2>/dev/null || echo -lglib-2.0)
 KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS	:= $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
+SYSTEMD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libsystemd 2>/dev/null)
+SYSTEMD_LIBS	:= $(shell $(PKG_CONFIG) --libs libsystemd 2>/dev/null || echo -lsystemd)
 NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 		     echo -lndctl -ldaxctl)
 
@@ -108,14 +110,14 @@ $(BUILD)/libpks.pc: lib/libpks.pc.in
 
 $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) \
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) $(SYSTEMD_CFLAGS) \
 		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(CFLAGS) \
 		-c -o $@ $<
 
 CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
 
 $(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS_LINK) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
@@ -172,7 +174,7 @@ MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
 # The installed pkstool: the same objects, linked without build/'s RUNPATH.
 $(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 $(DIST)/libpks.pc: lib/libpks.pc.in FORCE
 	@mkdir -p $(@D)
@@ -300,7 +302,7 @@ $(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
 		$(BUILD)/other-abi/libpks.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS) $(UUID_LIBS) \
-		$(KMOD_LIBS) $(GLIB_LIBS)
+		$(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pkstool-other-abi $(BUILD)/vm-bin/pks-rescan \
@@ -341,10 +343,10 @@ SAN		:= $(BUILD)/sanitize
 
 $(SAN)/pkstool: $(CLI_SRC) $(LIB_SRC) $(CLI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) \
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) $(SYSTEMD_CFLAGS) \
 		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(SAN_FLAGS) \
 		-o $@ $(CLI_SRC) $(LIB_SRC) $(JSONC_LIBS) $(NDCTL_LIBS) \
-		$(UUID_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
+		$(UUID_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 $(SAN)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 		$(LIB_SRC) lib/libpks.h

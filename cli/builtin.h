@@ -65,6 +65,8 @@ void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what);
+int pkstool_open_driver_rw(struct pks_ctx *ctx,
+			   const struct pkstool_opts *opts, const char *what);
 int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 		      const char *what);
 /* Set by SIGTERM or SIGINT once pkstool_catch_stop_signals() ran. */
@@ -90,6 +92,7 @@ struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 struct json_object *pks_record_to_json(struct pks_record *rec);
 struct json_object *pks_record_event_to_json(struct pks_record *rec,
+					     const char *event,
 					     uint64_t dropped);
 size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len);
 void pks_time_to_text(uint64_t ns, char *buf, size_t len);

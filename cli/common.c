@@ -162,7 +162,10 @@ int pkstool_check_ns_filter(struct pks_ctx *ctx,
 	return PKSTOOL_DONE;
 }
 
-/* Records of the dax device @chardev only, when it is not NULL. */
+/*
+ * Records of the dax device @chardev only, when it is not NULL. Protection
+ * records name their namespace's device as faults in a namespace do.
+ */
 bool pks_record_matches(struct pks_record *rec, const char *chardev)
 {
 	return !chardev || (pks_record_in_namespace(rec) &&
@@ -179,6 +182,16 @@ int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
 	char when[48];
 
 	pks_time_to_text(pks_record_get_time_ns(rec), when, sizeof(when));
+	if (!pks_record_is_fault(rec))
+		return snprintf(buf, len, "%s %s %" PRIu64 " %s key %u%s by %s[%u]",
+				when, pks_record_get_event(rec),
+				pks_record_get_seq(rec),
+				pks_record_get_owner(rec),
+				pks_record_get_key(rec),
+				strcmp(pks_record_get_event(rec), "protected") ? "" :
+				pks_record_is_relaxed(rec) ? " relaxed" : " strict",
+				pks_record_get_comm(rec),
+				pks_record_get_pid(rec));
 	return snprintf(buf, len,
 			"%s%s%s %" PRIu64 " cpu%u %s[%u] %s %s+0x%" PRIx64 " key %u %s at %s",
 			when, kind ? " " : "", kind ? kind : "",
@@ -227,6 +240,19 @@ void p_err(const struct pkstool_opts *opts, const char *fmt, ...)
  * Check that the driver answers, explaining why not. Returns PKSTOOL_DONE,
  * or the status the command ends with.
  */
+/* As pkstool_open_driver(), for commands that change something. */
+int pkstool_open_driver_rw(struct pks_ctx *ctx,
+			   const struct pkstool_opts *opts, const char *what)
+{
+	int rc = pkstool_open_driver(ctx, opts, what);
+
+	if (rc || !pks_driver_is_read_only(ctx))
+		return rc;
+	p_err(opts, "%s: cannot change protection through %s opened read-only: %s: run as root",
+	      what, pks_device_path(ctx), strerror(EPERM));
+	return PKSTOOL_FAILED;
+}
+
 int pkstool_open_driver(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			const char *what)
 {

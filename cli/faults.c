@@ -74,7 +74,9 @@ static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts,
 	char line[512];
 
 	pks_record_foreach(ctx, rec) {
-		if (!pks_record_matches(rec, opts->chardev))
+		/* Protection records are the monitor's, not stray accesses. */
+		if (!pks_record_is_fault(rec) ||
+		    !pks_record_matches(rec, opts->chardev))
 			continue;
 		if (!opts->common.json) {
 			pks_record_to_text(rec, NULL, line, sizeof(line));

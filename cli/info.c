@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 
@@ -35,6 +36,37 @@ static struct json_object *grants_to_json(struct pks_ctx *ctx)
 		json_object_array_add(jpaths, pks_path_to_json(path));
 	json_object_object_add(jg, "paths", jpaths);
 	return jg;
+}
+
+/* What the driver holds, by its own count: zero once nothing is held. */
+static struct json_object *accounting_to_json(struct pks_ctx *ctx)
+{
+	struct json_object *jacct = json_object_new_object();
+	unsigned int i;
+
+	for (i = 0; i < pks_get_nr_counts(ctx); i++)
+		json_object_object_add(jacct, pks_count_get_name(ctx, i),
+				       json_object_new_uint64(
+					       pks_count_get_value(ctx, i)));
+	return jacct;
+}
+
+/* Who has the device open: what makes rmmod say "in use". */
+static struct json_object *holders_to_json(struct pks_ctx *ctx)
+{
+	struct json_object *jholders = json_object_new_array();
+	struct json_object *jh;
+	unsigned int i;
+
+	for (i = 0; i < pks_get_nr_holders(ctx); i++) {
+		jh = json_object_new_object();
+		json_object_object_add(jh, "pid", json_object_new_int(
+				       pks_holder_get_pid(ctx, i)));
+		json_object_object_add(jh, "comm", json_object_new_string(
+				       pks_holder_get_comm(ctx, i)));
+		json_object_array_add(jholders, jh);
+	}
+	return jholders;
 }
 
 static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
@@ -73,12 +105,17 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 	json_object_object_add(jinfo, "keys", jkeys);
 	json_object_object_add(jinfo, "grants",
 			       loaded ? grants_to_json(ctx) : NULL);
+	json_object_object_add(jinfo, "holders",
+			       loaded ? holders_to_json(ctx) : NULL);
+	json_object_object_add(jinfo, "accounting",
+			       loaded ? accounting_to_json(ctx) : NULL);
 	return jinfo;
 }
 
 static void info_print_text(struct pks_ctx *ctx, int status)
 {
 	struct pks_path *path;
+	unsigned int i;
 	struct pks_cpu *cpu;
 	struct pks_key *key;
 
@@ -90,7 +127,8 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	printf("abi version: %u\n", pks_get_abi_version(ctx));
 	printf("default pkrs: %#010x\n", pks_get_default_pkrs(ctx));
 	printf("fault hook: %s\n", pks_fault_hook_active(ctx) ? "yes" : "no");
-	printf("fault log: %s\n", pks_fault_log_active(ctx) ? "yes" : "no");
+	printf("fault log: %s\n", pks_fault_log_active(ctx) ? "yes" :
+	       "no (fault capture is off: namespaces cannot be protected)");
 	pks_cpu_foreach(ctx, cpu) {
 		if (!pks_cpu_is_online(cpu)) {
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));
@@ -116,6 +154,17 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 		       (unsigned long long)pks_path_get_calls(path),
 		       (unsigned long long)pks_path_get_grants(path),
 		       (unsigned long long)pks_path_get_missed(path));
+	printf("accounting:");
+	for (i = 0; i < pks_get_nr_counts(ctx); i++)
+		printf(" %s=%llu", pks_count_get_name(ctx, i),
+		       (unsigned long long)pks_count_get_value(ctx, i));
+	printf("\n");
+	/* This process is one; the others keep rmmod from unloading. */
+	for (i = 0; i < pks_get_nr_holders(ctx); i++)
+		printf("held open by: %s[%u]%s\n", pks_holder_get_comm(ctx, i),
+		       pks_holder_get_pid(ctx, i),
+		       pks_holder_get_pid(ctx, i) == (unsigned int)getpid() ?
+		       " (this pkstool)" : "");
 }
 
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx)

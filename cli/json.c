@@ -247,25 +247,43 @@ struct json_object *pks_record_to_json(struct pks_record *rec)
 }
 
 /*
- * One monitor event: a fault (@rec) or a count of records the ring
- * dropped (@rec NULL). Both carry every key, null where it does not
- * apply, so a consumer reads one shape.
+ * One monitor event: a record of the fault log (@rec: a fault, or a
+ * protection starting or ending), or with @rec NULL the monitor's own
+ * @event ("dropped", with the count of records the ring dropped, or
+ * "capture-off"). All carry every key, null where it does not apply, so
+ * a consumer reads one shape.
  */
 struct json_object *pks_record_event_to_json(struct pks_record *rec,
+					     const char *event,
 					     uint64_t dropped)
 {
+	static const char *const fault_only[] = {
+		"access", "outcome", "offset", "address", "cpu", "ip", "stack",
+	};
 	struct json_object *jev = json_object_new_object();
 	struct json_object *jf = pks_record_to_json(rec);
+	bool fault = rec && pks_record_is_fault(rec);
+	size_t i;
 
 	if (!jev || !jf) {
 		json_object_put(jev);
 		json_object_put(jf);
 		return NULL;
 	}
-	json_object_object_add(jev, "event",
-			       json_object_new_string(rec ? "fault" : "dropped"));
-	json_object_object_add(jev, "dropped", rec ? NULL :
-			       json_object_new_uint64(dropped));
+	/* A protection record has no access, so none of its fields. */
+	for (i = 0; rec && !fault && 
+		    i < sizeof(fault_only) / sizeof(fault_only[0]); i++)
+		json_object_object_add(jf, fault_only[i], NULL);
+	json_object_object_add(jev, "event", json_object_new_string(
+			       rec ? pks_record_get_event(rec) : event));
+	json_object_object_add(jev, "dropped", rec || strcmp(event, "dropped") ?
+			       NULL : json_object_new_uint64(dropped));
+	json_object_object_add(jev, "mode",
+			       rec && !strcmp(pks_record_get_event(rec),
+					      "protected") ?
+			       json_object_new_string(pks_record_is_relaxed(rec) ?
+						      "relaxed" : "strict") :
+			       NULL);
 	json_object_object_foreach(jf, key, val)
 		json_object_object_add(jev, key, json_object_get(val));
 	json_object_put(jf);

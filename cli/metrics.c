@@ -140,7 +140,8 @@ static void write_namespaces(FILE *out, struct pks_ctx *ctx, bool loaded)
 
 			n = 0;
 			pks_record_foreach(ctx, rec)
-				if (!strcmp(pks_record_get_outcome(rec), name) &&
+				if (pks_record_is_fault(rec) &&
+				    !strcmp(pks_record_get_outcome(rec), name) &&
 				    pks_record_matches(rec, pks_ns_get_device(ns) ?
 						       pks_ns_get_device(ns) : ""))
 					n++;

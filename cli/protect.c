@@ -253,7 +253,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 	 */
 	rc = pks_driver_status(ctx);
 	if (!(action == ACTION_DISABLE && rc == -ENOENT)) {
-		rc = pkstool_open_driver(ctx, &opts.common, pkstool_cmd);
+		rc = pkstool_open_driver_rw(ctx, &opts.common, pkstool_cmd);
 		if (rc)
 			return rc;
 	}

@@ -213,7 +213,7 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 		test_list(&opts);
 		return PKSTOOL_DONE;
 	}
-	rc = pkstool_open_driver(ctx, &opts.common, "test");
+	rc = pkstool_open_driver_rw(ctx, &opts.common, "test");
 	if (!rc)
 		rc = pkstool_open_test(ctx, &opts.common, "test");
 	if (rc)

@@ -6,20 +6,34 @@
  */
 #include "pks_internal.h"
 
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 struct mutex pks_lock = __MUTEX_INITIALIZER(pks_lock);
 EXPORT_SYMBOL_NS_GPL(pks_lock, PKS_TEST);
 
+/* Open files, so that "rmmod: in use" can be answered with who. */
+static LIST_HEAD(pks_sessions);
+static DEFINE_SPINLOCK(pks_sessions_lock);
+
 static int pks_open(struct inode *inode, struct file *file)
 {
-	struct pks_session *session = kzalloc(sizeof(*session), GFP_KERNEL);
+	struct pks_session *session;
 
+	/* Anyone may open the device: charge the memory to the opener. */
+	session = kzalloc(sizeof(*session), GFP_KERNEL_ACCOUNT);
 	if (!session)
 		return -ENOMEM;
 	session->fault_seen = pks_faults_head();
+	session->holder.pid = task_tgid_nr(current);
+	get_task_comm(session->holder.comm, current);
+	spin_lock(&pks_sessions_lock);
+	list_add_tail(&session->list, &pks_sessions);
+	spin_unlock(&pks_sessions_lock);
 	file->private_data = session;
 	pks_acct_add(PKS_ACCT_SESSIONS, 1);
 	return 0;
@@ -29,9 +43,28 @@ static int pks_release(struct inode *inode, struct file *file)
 {
 	struct pks_session *session = file->private_data;
 
+	spin_lock(&pks_sessions_lock);
+	list_del(&session->list);
+	spin_unlock(&pks_sessions_lock);
 	kfree(session);
 	pks_acct_add(PKS_ACCT_SESSIONS, -1);
 	return 0;
+}
+
+/* Copy up to @nr holders into @out; return how many files are open. */
+int pks_holders_fill(struct pks_holder *out, unsigned int nr)
+{
+	struct pks_session *session;
+	int n = 0;
+
+	spin_lock(&pks_sessions_lock);
+	list_for_each_entry(session, &pks_sessions, list) {
+		if (n < nr)
+			out[n] = session->holder;
+		n++;
+	}
+	spin_unlock(&pks_sessions_lock);
+	return n;
 }
 
 static __poll_t pks_poll(struct file *file, poll_table *wait)
@@ -55,7 +88,8 @@ static struct miscdevice pks_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "pks",
 	.fops = &pks_fops,
-	.mode = 0600,
+	/* Reading state is for everyone; ioctl.c checks each change. */
+	.mode = 0644,
 };
 
 static int __init pks_init(void)

@@ -20,7 +20,9 @@
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/preempt.h>
+#include <linux/random.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
@@ -47,6 +49,19 @@ static DECLARE_WAIT_QUEUE_HEAD(pks_fault_wq);
 static struct irq_work pks_fault_wake;
 /* At most 10 reports each 5 seconds, so a fault storm cannot flood. */
 static DEFINE_RATELIMIT_STATE(pks_fault_rs, 5 * HZ, 10);
+/* This load of the module: sequence numbers are only unique within it. */
+static u64 pks_ring_instance;
+
+/*
+ * An administrator who wants no kprobes on the kernel's fault path can
+ * load the module without them. Keys and guards still work, but nothing
+ * is recorded and nothing can be granted to the kernel's own accesses,
+ * so namespaces cannot be protected: info and monitor say so.
+ */
+static bool fault_capture = true;
+module_param(fault_capture, bool, 0444);
+MODULE_PARM_DESC(fault_capture,
+		 "Probe the kernel's fault path, which namespace protection needs (default: on)");
 
 /**
  * struct pks_step - a relaxed access being single-stepped on this CPU
@@ -136,23 +151,18 @@ static void pks_fault_report(const struct pks_fault *f)
  * and the ring lock is only tried, so a fault in an NMI that interrupted
  * a holder of the lock on this CPU is counted as lost, never waited for.
  */
-static void pks_fault_record(struct pks_fault_scratch *sc,
-			     struct pt_regs *fregs)
+static bool pks_ring_publish(struct pks_fault *f)
 {
-	struct pks_fault *f = &sc->f;
 	unsigned long flags;
 
 	f->time_ns = ktime_get_real_fast_ns();
-	f->cpu = smp_processor_id();
+	f->cpu = raw_smp_processor_id();
 	f->pid = task_pid_nr(current);
 	strscpy(f->comm, current->comm, sizeof(f->comm));
-	snprintf(f->ip, sizeof(f->ip), "%pS", (void *)fregs->ip);
-	pks_fault_stack(sc, fregs);
-
 	if (!raw_spin_trylock_irqsave(&pks_ring_lock, flags)) {
 		if (in_nmi()) {
 			atomic64_inc(&pks_ring_busy);
-			return;
+			return false;
 		}
 		raw_spin_lock_irqsave(&pks_ring_lock, flags);
 	}
@@ -160,9 +170,38 @@ static void pks_fault_record(struct pks_fault_scratch *sc,
 	pks_ring[f->seq % PKS_FAULT_RING] = *f;
 	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
 	irq_work_queue(&pks_fault_wake);
+	return true;
+}
 
-	if (__ratelimit(&pks_fault_rs))
+static void pks_fault_record(struct pks_fault_scratch *sc,
+			     struct pt_regs *fregs)
+{
+	struct pks_fault *f = &sc->f;
+
+	f->event = PKS_EVENT_FAULT;
+	snprintf(f->ip, sizeof(f->ip), "%pS", (void *)fregs->ip);
+	pks_fault_stack(sc, fregs);
+	if (pks_ring_publish(f) && __ratelimit(&pks_fault_rs))
 		pks_fault_report(f);
+}
+
+/*
+ * Record that @name's protection (with @key) started or ended, for the
+ * monitor. Always called with pks_lock held, which also guards the one
+ * record it fills (a struct pks_fault is too big for the stack).
+ */
+void pks_log_event(enum pks_event event, const char *name, int key,
+		   bool relaxed)
+{
+	static struct pks_fault f;
+
+	lockdep_assert_held(&pks_lock);
+	memset(&f, 0, sizeof(f));
+	f.event = event;
+	f.key = key;
+	f.flags = PKS_FAULT_F_NAMESPACE | (relaxed ? PKS_FAULT_F_RELAXED : 0);
+	strscpy(f.owner, name, sizeof(f.owner));
+	pks_ring_publish(&f);
 }
 
 u64 pks_faults_lost(void)
@@ -472,6 +511,11 @@ int pks_faults_init(void)
 	int rc;
 
 	init_irq_work(&pks_fault_wake, pks_fault_wake_fn);
+	pks_ring_instance = get_random_u64();
+	if (!fault_capture) {
+		pr_info("fault_capture=0: no fault probes, namespaces cannot be protected\n");
+		return 0;
+	}
 	rc = register_die_notifier(&pks_die_nb);
 	if (rc) {
 		pr_warn("cannot register a die notifier (%d): relaxed mode is off\n",
@@ -579,9 +623,11 @@ __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen)
 /*
  * Copy records from @req->since on into @out, one at a time so that no
  * lock is held across a copy to user space. A record overwritten while
- * this runs counts as dropped.
+ * this runs counts as dropped. Without @addresses, the kernel address of
+ * each record reads as zero.
  */
-int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out)
+int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
+		    bool addresses)
 {
 	struct pks_fault *f;
 	u64 seq, head, oldest;
@@ -592,6 +638,7 @@ int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out)
 	if (!f)
 		return -ENOMEM;
 	head = pks_faults_head();
+	req->instance = pks_ring_instance;
 	if (!req->nr) {
 		/* Nothing wanted: say where the next record will go. */
 		req->next = head;
@@ -611,6 +658,9 @@ int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out)
 			req->dropped++;
 			continue;
 		}
+		/* As kptr_restrict does: no kernel address without CAP_SYSLOG. */
+		if (!addresses)
+			f->address = 0;
 		if (copy_to_user(&out[n], f, sizeof(*f))) {
 			rc = -EFAULT;
 			break;

@@ -111,11 +111,11 @@ static long pks_ioctl_unprotect(void __user *argp)
 	return rc;
 }
 
-static long pks_ioctl_list(void __user *argp)
+static long pks_ioctl_list(struct file *file, void __user *argp)
 {
 	struct pks_range_info *info = NULL;
 	struct pks_list list;
-	unsigned int nr;
+	unsigned int nr, i;
 	long rc = 0;
 	int count;
 
@@ -131,6 +131,10 @@ static long pks_ioctl_list(void __user *argp)
 			return -ENOMEM;
 	}
 	count = pks_list_ranges(info, nr);
+	/* Physical addresses only for an admin opener, as in /proc/iomem. */
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		for (i = 0; i < min_t(u32, nr, count); i++)
+			info[i].start = 0;
 	if (nr && copy_to_user(u64_to_user_ptr(list.ranges), info,
 			       min_t(u32, nr, count) * sizeof(*info)))
 		rc = -EFAULT;
@@ -156,16 +160,20 @@ static long pks_ioctl_copy(void __user *argp)
 	return rc;
 }
 
-static long pks_ioctl_faults(struct pks_session *session, void __user *argp)
+static long pks_ioctl_faults(struct file *file, void __user *argp)
 {
+	struct pks_session *session = file->private_data;
 	struct pks_faults req;
+	bool addresses;
 	long rc;
 
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;
 	if (req.size != sizeof(req))
 		return -EINVAL;
-	rc = pks_faults_read(&req, u64_to_user_ptr(req.records));
+	/* Judged on who opened the file, as for any credential on an fd. */
+	addresses = file_ns_capable(file, &init_user_ns, CAP_SYSLOG);
+	rc = pks_faults_read(&req, u64_to_user_ptr(req.records), addresses);
 	if (rc)
 		return rc;
 	WRITE_ONCE(session->fault_seen, req.next);
@@ -228,32 +236,81 @@ static long pks_ioctl_accounting(void __user *argp)
 	return 0;
 }
 
-long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long pks_ioctl_holders(void __user *argp)
 {
-	void __user *argp = (void __user *)arg;
+	struct pks_holder *holders = NULL;
+	struct pks_holders req;
+	unsigned int nr;
+	long rc = 0;
+	int count;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req))
+		return -EINVAL;
+	/* Bounded by what one call may allocate; call again for more. */
+	nr = min_t(u32, req.holders ? req.nr : 0, 256);
+	if (nr) {
+		holders = kcalloc(nr, sizeof(*holders), GFP_KERNEL);
+		if (!holders)
+			return -ENOMEM;
+	}
+	count = pks_holders_fill(holders, nr);
+	if (nr && copy_to_user(u64_to_user_ptr(req.holders), holders,
+			       min_t(u32, nr, count) * sizeof(*holders)))
+		rc = -EFAULT;
+	req.nr = count;
+	if (!rc && copy_to_user(argp, &req, sizeof(req)))
+		rc = -EFAULT;
+	kfree(holders);
+	return rc;
+}
+
+/*
+ * Whatever changes protection or touches namespace memory is for root,
+ * through a file opened for writing: a read-only descriptor handed to a
+ * less trusted program stays read-only.
+ */
+static long pks_ioctl_admin(struct file *file, unsigned int cmd,
+			    void __user *argp)
+{
+	if (!(file->f_mode & FMODE_WRITE) || !capable(CAP_SYS_ADMIN))
 		return -EPERM;
-
 	switch (cmd) {
-	case PKS_IOC_GET_INFO:
-		return pks_ioctl_get_info(argp);
 	case PKS_IOC_PROTECT:
 		return pks_ioctl_protect(argp);
 	case PKS_IOC_UNPROTECT:
 		return pks_ioctl_unprotect(argp);
-	case PKS_IOC_LIST:
-		return pks_ioctl_list(argp);
 	case PKS_IOC_COPY:
 		return pks_ioctl_copy(argp);
-	case PKS_IOC_FAULTS:
-		return pks_ioctl_faults(file->private_data, argp);
 	case PKS_IOC_SET_MODE:
 		return pks_ioctl_set_mode(argp);
+	}
+	return -ENOTTY;
+}
+
+long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case PKS_IOC_GET_INFO:
+		return pks_ioctl_get_info(argp);
+	case PKS_IOC_LIST:
+		return pks_ioctl_list(file, argp);
+	case PKS_IOC_FAULTS:
+		return pks_ioctl_faults(file, argp);
 	case PKS_IOC_GRANTS:
 		return pks_ioctl_grants(argp);
 	case PKS_IOC_ACCOUNTING:
 		return pks_ioctl_accounting(argp);
+	case PKS_IOC_HOLDERS:
+		return pks_ioctl_holders(argp);
+	case PKS_IOC_PROTECT:
+	case PKS_IOC_UNPROTECT:
+	case PKS_IOC_COPY:
+	case PKS_IOC_SET_MODE:
+		return pks_ioctl_admin(file, cmd, argp);
 	default:
 		return -ENOTTY;
 	}

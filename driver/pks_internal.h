@@ -67,16 +67,26 @@ void pks_protect_exit(void);
 int pks_faults_init(void);
 void pks_faults_exit(void);
 u64 pks_fault_probe_hits(void);
-int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out);
+int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
+		    bool addresses);
+void pks_log_event(enum pks_event event, const char *name, int key,
+		   bool relaxed);
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
 
 /**
  * struct pks_session - state of one open /dev/pks
  * @fault_seen: the next fault sequence number this reader has not read
+ * @holder: who opened it, for PKS_IOC_HOLDERS
+ * @list: in the list of open files (core.c)
  */
 struct pks_session {
 	u64 fault_seen;
+	struct pks_holder holder;
+	struct list_head list;
 };
+
+/* core.c */
+int pks_holders_fill(struct pks_holder *out, unsigned int nr);
 
 /* ioctl.c */
 long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

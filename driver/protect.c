@@ -390,7 +390,8 @@ static void pks_prot_free(struct pks_prot *p)
 	pks_acct_add(PKS_ACCT_RANGES, -1);
 }
 
-static void __pks_release(struct pks_prot *p)
+/* End @p's protection; @why goes to the fault log for the monitor. */
+static void __pks_release(struct pks_prot *p, enum pks_event why)
 {
 	lockdep_assert_held(&pks_lock);
 	__pks_set_range_key(p, 0);
@@ -406,6 +407,7 @@ static void __pks_release(struct pks_prot *p)
 		wait_var_event(&p->users, !atomic_read(&p->users));
 	pks_key_free(p->key);
 	pr_info("%s: protection off, key %d freed\n", p->name, p->key);
+	pks_log_event(why, p->name, p->key, false);
 	pks_prot_free(p);
 }
 
@@ -424,7 +426,7 @@ static int pks_bus_notify(struct notifier_block *nb, unsigned long action,
 			continue;
 		pr_warn("%s is going away while protected: releasing it\n",
 			p->name);
-		__pks_release(p);
+		__pks_release(p, PKS_EVENT_DEVICE_GONE);
 	}
 	mutex_unlock(&pks_lock);
 	return NOTIFY_OK;
@@ -491,6 +493,16 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	p->len = r->len;
 	p->mode = flags & PKS_PROTECT_F_RELAXED ? PKS_MODE_RELAXED :
 						  PKS_MODE_STRICT;
+	/*
+	 * The fault probe is what lets the kernel's own accesses (ptrace,
+	 * core dumps, fsdax) through: without it they would oops.
+	 */
+	if (!rc && !pks_faults_logging())
+		rc = pks_refuse(msg, -EOPNOTSUPP,
+				"fault capture is off (fault_capture=0, or its probe could not be placed): the kernel's own accesses could not be granted");
+	if (!rc && p->mode == PKS_MODE_RELAXED && !pks_faults_active())
+		rc = pks_refuse(msg, -EOPNOTSUPP,
+				"relaxed mode needs the page_fault_oops probe, which could not be placed");
 	other = rc ? NULL : __pks_find(r->start, r->len);
 	if (other)
 		rc = pks_refuse(msg, -EBUSY,
@@ -516,12 +528,14 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	pks_grants_arm();
 	list_add_tail_rcu(&p->list, &pks_prots);
 	__pks_set_range_key(p, p->key);
+	pks_log_event(PKS_EVENT_PROTECTED, p->name, p->key,
+		      p->mode == PKS_MODE_RELAXED);
 	/*
 	 * The unbind notifier sees every unbind from the moment the range is
 	 * listed (it waits for pks_lock); one that came before is seen here.
 	 */
 	if (!pks_dev_alive(p->dev)) {
-		__pks_release(p);
+		__pks_release(p, PKS_EVENT_DEVICE_GONE);
 		return pks_refuse(msg, -ENODEV,
 				  "the device went away while being protected");
 	}
@@ -559,7 +573,7 @@ int __pks_unprotect(phys_addr_t start)
 
 	if (!p)
 		return -ENOENT;
-	__pks_release(p);
+	__pks_release(p, PKS_EVENT_UNPROTECTED);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(__pks_unprotect, PKS_TEST);
@@ -573,6 +587,9 @@ int __pks_set_mode(phys_addr_t start, u32 mode)
 	p = __pks_find_start(start);
 	if (!p)
 		return -ENOENT;
+	/* Relaxed works through the fault probes; without them, refuse. */
+	if (mode == PKS_MODE_RELAXED && !pks_faults_active())
+		return -EOPNOTSUPP;
 	WRITE_ONCE(p->mode, mode);
 	pr_info("%s: now %s\n", p->name,
 		mode == PKS_MODE_RELAXED ? "relaxed" : "strict");
@@ -832,7 +849,7 @@ void pks_protect_exit(void)
 
 	mutex_lock(&pks_lock);
 	list_for_each_entry_safe(p, tmp, &pks_prots, list)
-		__pks_release(p);
+		__pks_release(p, PKS_EVENT_UNPROTECTED);
 	mutex_unlock(&pks_lock);
 	for (i = 0; i < ARRAY_SIZE(pks_buses); i++)
 		if (pks_buses[i])

@@ -92,6 +92,11 @@ struct pks_ctx {
 	struct pks_record *records;	/* one per faults[] entry */
 	unsigned int nr_faults;
 	uint64_t next_fault;
+	uint64_t fault_instance;	/* the driver load the records came from */
+	bool read_only;		/* opened read-only: queries only */
+	struct pks_accounting acct;	/* from the last pks_refresh() */
+	struct pks_holder *holders;	/* from the last pks_refresh() */
+	unsigned int nr_holders;
 };
 
 static void pks_log(struct pks_ctx *ctx, int priority, const char *fmt, ...)
@@ -171,6 +176,11 @@ int pks_new(struct pks_ctx **out)
 		ctx->test_device = PKS_DEFAULT_TEST_DEVICE;
 	ctx->test_fd = -1;
 	ctx->fd = open(ctx->device, O_RDWR | O_CLOEXEC);
+	/* Not root: the device still answers queries on a read-only open. */
+	if (ctx->fd < 0 && (errno == EACCES || errno == EPERM)) {
+		ctx->fd = open(ctx->device, O_RDONLY | O_CLOEXEC);
+		ctx->read_only = ctx->fd >= 0;
+	}
 	ctx->open_err = ctx->fd < 0 ? -errno : 0;
 	pks_log(ctx, LOG_DEBUG, "open %s: %s\n", ctx->device,
 		strerror(-ctx->open_err));
@@ -197,6 +207,7 @@ void pks_unref(struct pks_ctx *ctx)
 		close(ctx->test_fd);
 	pks_ns_free_all(ctx);
 	free(ctx->cpus);
+	free(ctx->holders);
 	free(ctx->faults);
 	free(ctx->records);
 	free(ctx);
@@ -298,6 +309,8 @@ int pks_driver_status(struct pks_ctx *ctx)
 	return pks_get_info(ctx, &info, NULL, 0);
 }
 
+static int pks_read_holders(struct pks_ctx *ctx);
+
 int pks_refresh(struct pks_ctx *ctx)
 {
 	struct pks_cpu_info *raw = NULL;
@@ -351,8 +364,89 @@ int pks_refresh(struct pks_ctx *ctx)
 		ctx->paths[i].info = ctx->grants.paths[i];
 		ctx->paths[i].info.name[PKS_NAME_LEN - 1] = '\0';
 	}
+	memset(&ctx->acct, 0, sizeof(ctx->acct));
+	ctx->acct.size = sizeof(ctx->acct);
+	rc = pks_call(ctx, PKS_IOC_ACCOUNTING, &ctx->acct);
+	if (rc)
+		return rc;
+	rc = pks_read_holders(ctx);
+	if (rc)
+		return rc;
 	ctx->loaded = true;
 	return 0;
+}
+
+/* Who has the device open: count, then fill, until the count holds. */
+static int pks_read_holders(struct pks_ctx *ctx)
+{
+	struct pks_holders req = { .size = sizeof(req) };
+	struct pks_holder *holders = NULL;
+	unsigned int room = 0, i;
+	int rc;
+
+	for (;;) {
+		req.nr = room;
+		req.holders = (uintptr_t)holders;
+		rc = pks_call(ctx, PKS_IOC_HOLDERS, &req);
+		if (rc || req.nr <= room)
+			break;
+		room = req.nr + 4;
+		free(holders);
+		holders = calloc(room, sizeof(*holders));
+		if (!holders)
+			return -ENOMEM;
+	}
+	if (rc) {
+		free(holders);
+		return rc;
+	}
+	for (i = 0; i < req.nr; i++)
+		holders[i].comm[PKS_COMM_LEN - 1] = '\0';
+	free(ctx->holders);
+	ctx->holders = holders;
+	ctx->nr_holders = req.nr;
+	return 0;
+}
+
+unsigned int pks_get_nr_counts(struct pks_ctx *ctx)
+{
+	if (!ctx->loaded)
+		return 0;
+	return ctx->acct.nr < PKS_ACCT_NR ? ctx->acct.nr : PKS_ACCT_NR;
+}
+
+const char *pks_count_get_name(struct pks_ctx *ctx, unsigned int i)
+{
+#define ___PKS_A(id, name) name
+	static const char *const names[] = PKS_ACCT_KINDS;
+#undef ___PKS_A
+
+	return i < pks_get_nr_counts(ctx) ? names[i] : NULL;
+}
+
+uint64_t pks_count_get_value(struct pks_ctx *ctx, unsigned int i)
+{
+	return i < pks_get_nr_counts(ctx) ? ctx->acct.counts[i] : 0;
+}
+
+bool pks_driver_is_read_only(struct pks_ctx *ctx)
+{
+	return ctx->read_only;
+}
+
+unsigned int pks_get_nr_holders(struct pks_ctx *ctx)
+{
+	return ctx->loaded ? ctx->nr_holders : 0;
+}
+
+unsigned int pks_holder_get_pid(struct pks_ctx *ctx, unsigned int i)
+{
+	return i < pks_get_nr_holders(ctx) ? ctx->holders[i].pid : 0;
+}
+
+const char *pks_holder_get_comm(struct pks_ctx *ctx, unsigned int i)
+{
+	return i < pks_get_nr_holders(ctx) ? ctx->holders[i].comm : NULL;
 }
 
 bool pks_grants_armed(struct pks_ctx *ctx)
@@ -729,8 +823,12 @@ static int pks_ns_read_keys(struct pks_ctx *ctx)
 				ns->resource = ranges[i].start;
 				ns->range_size = ranges[i].len;
 			}
-			if ((!*ns->chardev && !*ns->blockdev) ||
-			    ranges[i].start != ns->resource)
+			/*
+			 * By name: the driver shows the start only to root,
+			 * and sysfs the namespace's resource likewise.
+			 */
+			if (strcmp(ranges[i].name, *ns->chardev ?
+				   ns->chardev : ns->blockdev))
 				continue;
 			ns->key = ranges[i].key;
 			ns->prot_mode = ranges[i].mode;
@@ -1043,6 +1141,7 @@ int pks_faults_head(struct pks_ctx *ctx, uint64_t *head)
 	if (!rc) {
 		*head = req.next;
 		ctx->next_fault = req.next;
+		ctx->fault_instance = req.instance;
 	}
 	return rc;
 }
@@ -1086,6 +1185,7 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
 		ctx->records[i].f = f;
 	}
 	ctx->next_fault = req.next;
+	ctx->fault_instance = req.instance;
 	if (dropped)
 		*dropped = req.dropped;
 	return 0;
@@ -1094,6 +1194,11 @@ int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped)
 uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx)
 {
 	return ctx->next_fault;
+}
+
+uint64_t pks_faults_get_instance(struct pks_ctx *ctx)
+{
+	return ctx->fault_instance;
 }
 
 int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms)
@@ -1201,6 +1306,30 @@ const char *pks_record_get_stack(struct pks_record *rec, unsigned int i)
 {
 	return i < PKS_FAULT_STACK && rec->f->stack[i][0] ? rec->f->stack[i] :
 							    NULL;
+}
+
+bool pks_record_is_fault(struct pks_record *rec)
+{
+	return rec->f->event == PKS_EVENT_FAULT;
+}
+
+const char *pks_record_get_event(struct pks_record *rec)
+{
+	static const char *const names[] = {
+		[PKS_EVENT_FAULT] = "fault",
+		[PKS_EVENT_PROTECTED] = "protected",
+		[PKS_EVENT_UNPROTECTED] = "unprotected",
+		[PKS_EVENT_DEVICE_GONE] = "device-gone",
+	};
+	uint32_t event = rec->f->event;
+
+	return event < sizeof(names) / sizeof(names[0]) ? names[event] :
+							  "unknown";
+}
+
+bool pks_record_is_relaxed(struct pks_record *rec)
+{
+	return rec->f->flags & PKS_FAULT_F_RELAXED;
 }
 
 const char *pks_fault_outcome_name(uint32_t outcome)

@@ -78,6 +78,11 @@ bool pks_cpu_has_pks(void);
  * when it cannot be opened, -EPROTO when the driver speaks another ABI
  * (see pks_get_abi_version()), or the error its first ioctl returned. */
 int pks_driver_status(struct pks_ctx *ctx);
+/*
+ * Whether the device could only be opened read-only (not root): queries
+ * work, and whatever changes protection fails with -EPERM.
+ */
+bool pks_driver_is_read_only(struct pks_ctx *ctx);
 /* The driver ABI (PKS_ABI_VERSION) this libpks was built for. */
 unsigned int pks_get_lib_abi_version(void);
 const char *pks_device_path(struct pks_ctx *ctx);
@@ -117,6 +122,26 @@ struct pks_path;
 bool pks_grants_armed(struct pks_ctx *ctx);
 unsigned int pks_get_tasks_attached(struct pks_ctx *ctx);
 uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx);
+
+/*
+ * The processes that have the device open (what keeps rmmod from
+ * unloading the driver), the caller's own context included, as they were
+ * at the last pks_refresh(): @i from 0 to pks_get_nr_holders() - 1. The
+ * pid and name are those of the opener when it opened the device.
+ */
+unsigned int pks_get_nr_holders(struct pks_ctx *ctx);
+/*
+ * The driver's own counts of what it holds (open files, protected ranges,
+ * keyed direct-map entries, keys, task and grant states, probes placed),
+ * from the last pks_refresh(): @i from 0 to pks_get_nr_counts() - 1. All
+ * but the sessions and probes go back to zero once nothing is protected;
+ * stock kernels have no kmemleak, so these are how a leak shows.
+ */
+unsigned int pks_get_nr_counts(struct pks_ctx *ctx);
+const char *pks_count_get_name(struct pks_ctx *ctx, unsigned int i);
+uint64_t pks_count_get_value(struct pks_ctx *ctx, unsigned int i);
+unsigned int pks_holder_get_pid(struct pks_ctx *ctx, unsigned int i);
+const char *pks_holder_get_comm(struct pks_ctx *ctx, unsigned int i);
 struct pks_path *pks_path_get_first(struct pks_ctx *ctx);
 struct pks_path *pks_path_get_next(struct pks_path *path);
 #define pks_path_foreach(ctx, path)					\
@@ -241,6 +266,13 @@ int pks_range_protect(struct pks_ctx *ctx, const struct pks_range *range,
 int pks_faults_refresh(struct pks_ctx *ctx, uint64_t since, uint64_t *dropped);
 int pks_faults_head(struct pks_ctx *ctx, uint64_t *head);
 uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx);
+/*
+ * Which load of the driver the last read came from: a random number that
+ * changes when the driver is reloaded, when sequence numbers start again
+ * from 1. A reader that keeps a sequence number across restarts keeps
+ * this with it.
+ */
+uint64_t pks_faults_get_instance(struct pks_ctx *ctx);
 int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms);
 /*
  * The records read, as the driver's own struct (LIBPKS_1): a program that
@@ -268,6 +300,7 @@ struct pks_record *pks_record_get_next(struct pks_record *rec);
 	     rec = pks_record_get_next(rec))
 uint64_t pks_record_get_seq(struct pks_record *rec);
 uint64_t pks_record_get_time_ns(struct pks_record *rec);	/* UTC */
+/* The kernel address; 0 where the device was opened without CAP_SYSLOG. */
 uint64_t pks_record_get_address(struct pks_record *rec);
 /* Offset into the namespace, or into the key owner's range. */
 uint64_t pks_record_get_offset(struct pks_record *rec);
@@ -284,6 +317,18 @@ const char *pks_record_get_comm(struct pks_record *rec);
 const char *pks_record_get_ip(struct pks_record *rec);
 /* The @i-th caller (0: the nearest), or NULL past the last. */
 const char *pks_record_get_stack(struct pks_record *rec, unsigned int i);
+/*
+ * The log also records protection starting and ending, so that a monitor
+ * learns when a namespace is no longer protected: "fault" for a stray
+ * access, "protected", "unprotected" (on request or at unload) or
+ * "device-gone" (the driver dropped it). Those carry the time, pid and
+ * name of the task that caused them, the key and the owner (the
+ * namespace's device); their address, offset, outcome and stack are
+ * empty. pks_record_is_relaxed() tells a "protected" record's mode.
+ */
+bool pks_record_is_fault(struct pks_record *rec);
+const char *pks_record_get_event(struct pks_record *rec);
+bool pks_record_is_relaxed(struct pks_record *rec);
 
 /* /proc/sys/kernel/panic_on_warn: 1, 0, or -errno. */
 int pks_panic_on_warn(void);

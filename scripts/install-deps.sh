@@ -13,7 +13,7 @@ packages=(
 	libcriterion-dev liburing-dev asciidoctor ndctl daxctl
 	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox
 	python3-jsonschema
-	dkms libkmod-dev bash-completion libglib2.0-dev uuid-dev
+	dkms libkmod-dev bash-completion libglib2.0-dev uuid-dev libsystemd-dev
 	python3-prometheus-client
 )
 

@@ -77,7 +77,8 @@ quiet_fault_log() {
 # at its default; else prints what is held and returns 1.
 nothing_held() {
 	local acct n
-	acct=$(pks-ioctl accounting)
+	# As pkstool info shows them (its own open file is the one session).
+	acct=$(pkstool info --json | jq -r '.[0].accounting | to_entries | map("\(.key)=\(.value)") | join(" ")')
 	echo "accounting: $acct"
 	echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed_entries=0 keys=0 task_states=0 grant_states=0 ' ||
 		{ echo "held: $acct"; return 1; }
@@ -119,9 +120,10 @@ sysfs_hex() {
 
 PK_WARN='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+'
 
-# last_seq: the newest fault sequence number recorded so far, or 0
+# last_seq: the newest sequence number of the driver's log so far (a
+# fault or a protection event), or 0
 last_seq() {
-	pkstool faults --json 2>/dev/null | jq '[.[].seq] | max // 0'
+	echo $(( $(pks-ioctl head) - 1 ))
 }
 
 # emit_json SCHEMA [lines] < JSON: print JSON for the host to check

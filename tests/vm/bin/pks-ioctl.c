@@ -28,6 +28,9 @@
  *   pks-ioctl accounting
  *	print the driver's own counts as NAME=N words (its own open file
  *	counts as one session)
+ *   pks-ioctl head
+ *	print the sequence number the log's next record (a fault or a
+ *	protection event) will get
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -408,6 +411,18 @@ static int do_accounting(void)
 	return 0;
 }
 
+static int do_head(void)
+{
+	struct pks_faults req = { .size = sizeof(req) };
+
+	if (ioctl(dev_fd(), PKS_IOC_FAULTS, &req)) {
+		perror("pks-ioctl: head");
+		return 1;
+	}
+	printf("%llu\n", (unsigned long long)req.next);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t val;
@@ -435,9 +450,11 @@ int main(int argc, char **argv)
 		return do_malformed();
 	if (argc >= 2 && !strcmp(argv[1], "accounting"))
 		return do_accounting();
+	if (argc >= 2 && !strcmp(argv[1], "head"))
+		return do_head();
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
 		"       protect-cost START LEN DAXDEV |\n"
 		"       stray ADDR KIND [VALUE] | stray-move DST SRC |\n"
-		"       guarded-read ADDR | storm ADDR N | accounting\n");
+		"       guarded-read ADDR | storm ADDR N | accounting | head\n");
 	return 2;
 }

@@ -43,10 +43,16 @@ follower=$!
 sleep 1
 out=$(pks-ioctl stray $((start + 0x3000)) write)
 expect_eq "stray write" "$?" 14
+# Protection ending and starting again: two events for the monitor, none
+# for faults --follow (they are not stray accesses).
+pkstool disable dax0.0 >/dev/null || fail "disable under the monitor"
+pkstool enable --mode=relaxed dax0.0 >/dev/null || fail "enable under the monitor"
 sleep 2
 kill -TERM $mon $follower
 wait $mon $follower
-expect_eq "monitor lines" "$(jq -s 'map(select(type == "object")) | length' /tmp/monitor.json)" 1
+expect_eq "monitor lines" "$(jq -s 'map(select(type == "object")) | length' /tmp/monitor.json)" 3
+expect_eq "monitor events" "$(jq -r '"\(.event) \(.mode)"' /tmp/monitor.json | tr '\n' ' ')" \
+	"fault null unprotected null protected relaxed "
 expect_eq "followed lines" "$(jq -s 'map(select(type == "object")) | length' /tmp/follow.json)" 1
 emit_json monitor lines < /tmp/monitor.json
 emit_json faults-follow lines < /tmp/follow.json

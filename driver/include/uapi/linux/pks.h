@@ -7,6 +7,14 @@
  * include it. Structures start with their size, which the caller sets to
  * sizeof() of the structure it was built with; the driver refuses sizes it
  * does not know with -EINVAL. Fields named rsvd must be zero.
+ *
+ * /dev/pks is readable by everyone (mode 0644): anyone may open it and
+ * read state (PKS_IOC_GET_INFO, _LIST, _FAULTS, _GRANTS, _ACCOUNTING,
+ * _HOLDERS, poll()). Changing anything and touching namespace memory
+ * (_PROTECT, _UNPROTECT, _SET_MODE, _COPY) needs CAP_SYS_ADMIN and a file
+ * opened for writing (-EPERM otherwise). Physical addresses in _LIST are
+ * 0 unless the opener had CAP_SYS_ADMIN, and kernel addresses in fault
+ * records 0 unless it had CAP_SYSLOG, as kptr_restrict does.
  */
 #ifndef _UAPI_LINUX_PKS_H
 #define _UAPI_LINUX_PKS_H
@@ -14,7 +22,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define PKS_ABI_VERSION		5
+#define PKS_ABI_VERSION		6
 #define PKS_NR_KEYS		16
 #define PKS_OWNER_LEN		32
 #define PKS_MESSAGE_LEN		128
@@ -338,12 +346,27 @@ enum pks_fault_outcome {
 
 #define PKS_FAULT_F_WRITE	(1u << 0)
 #define PKS_FAULT_F_NAMESPACE	(1u << 1)	/* in a protected range */
+#define PKS_FAULT_F_RELAXED	(1u << 2)	/* PROTECTED: in relaxed mode */
+
+/*
+ * What a record of the fault log is. A stray access is PKS_EVENT_FAULT;
+ * the others record a protection starting or ending, so that a monitor
+ * learns when a namespace it watches is no longer protected. They carry
+ * @time_ns, @pid and @comm of the task that caused them, @key and @owner;
+ * @address and @offset are zero.
+ */
+enum pks_event {
+	PKS_EVENT_FAULT = 0,
+	PKS_EVENT_PROTECTED = 1,	/* a namespace became protected */
+	PKS_EVENT_UNPROTECTED = 2,	/* its protection was ended on request */
+	PKS_EVENT_DEVICE_GONE = 3,	/* its device went away: dropped */
+};
 
 /**
  * struct pks_fault - one recorded stray access
  * @seq: sequence number, from 1, one per record, never reused
  * @time_ns: CLOCK_REALTIME of the fault
- * @address: the faulting kernel address
+ * @address: the faulting kernel address; 0 for a reader without CAP_SYSLOG
  * @offset: offset in the protected range (or in its page, for a key that
  *	protects no range)
  * @cpu: CPU it happened on
@@ -351,7 +374,7 @@ enum pks_fault_outcome {
  * @key: protection key of the page
  * @flags: PKS_FAULT_F_* flags
  * @outcome: enum pks_fault_outcome
- * @rsvd: zero
+ * @event: enum pks_event
  * @comm: that task's name
  * @owner: the dax device, or the key's owner
  * @ip: the faulting instruction, as "function+off/len [module]"
@@ -367,7 +390,7 @@ struct pks_fault {
 	__u32 key;
 	__u32 flags;
 	__u32 outcome;
-	__u32 rsvd;
+	__u32 event;
 	char comm[PKS_COMM_LEN];
 	char owner[PKS_NAME_LEN];
 	char ip[PKS_SYM_LEN];
@@ -382,6 +405,8 @@ struct pks_fault {
  * @records: in: user pointer to struct pks_fault[@nr]
  * @next: out: the sequence number to ask for next time
  * @dropped: out: records from @since on that the ring no longer holds
+ * @instance: out: this load of the driver, a random number; sequence
+ *	numbers start again from 1 when it changes
  *
  * The ring keeps the newest PKS_FAULT_RING records. With @nr 0 nothing is
  * copied and @next is the sequence number the next fault will get. After
@@ -395,6 +420,7 @@ struct pks_faults {
 	__u64 records;
 	__u64 next;
 	__u64 dropped;
+	__u64 instance;
 };
 
 #define PKS_FAULT_RING		256
@@ -510,6 +536,31 @@ struct pks_accounting {
 	__u64 counts[PKS_ACCT_MAX];
 };
 
+/**
+ * struct pks_holder - a task that has /dev/pks open
+ * @pid: its thread-group id when it opened the device
+ * @rsvd: zero
+ * @comm: its name then
+ */
+struct pks_holder {
+	__u32 pid;
+	__u32 rsvd;
+	char comm[PKS_COMM_LEN];
+};
+
+/**
+ * struct pks_holders - who keeps the module in use, PKS_IOC_HOLDERS
+ * @size: in: sizeof(struct pks_holders)
+ * @nr: in: room at @holders; out: open files of /dev/pks, the caller's
+ *	own included (more than fit is possible: call again)
+ * @holders: in: user pointer to struct pks_holder[@nr], or 0
+ */
+struct pks_holders {
+	__u32 size;
+	__u32 nr;
+	__u64 holders;
+};
+
 #define PKS_IOC_MAGIC		0xB7
 
 /*
@@ -528,7 +579,10 @@ struct pks_accounting {
  * (or only partly) persistent memory, crosses namespaces, is not what the
  * mapping maps, or is not aligned to the direct-map pages; -ENODEV when
  * no device-dax instance owns it; -EOPNOTSUPP for fsdax memory; -EBUSY
- * when it overlaps a protected range; -ENOSPC when no key is free.
+ * when it overlaps a protected range; -ENOSPC when no key is free;
+ * -EOPNOTSUPP while fault capture is off (PKS_INFO_F_FAULT_LOG clear:
+ * the kernel's own accesses could not be granted), and for
+ * PKS_PROTECT_F_RELAXED without PKS_INFO_F_FAULT_HOOK.
  * @message says which check failed.
  */
 #define PKS_IOC_PROTECT		_IOWR(PKS_IOC_MAGIC, 0x02, struct pks_protect)
@@ -563,7 +617,8 @@ struct pks_accounting {
 /*
  * PKS_IOC_SET_MODE: set a protected range's enum pks_mode.
  * Return 0 on success, -ENOENT when no protected range starts there,
- * -EINVAL for an unknown mode or a bad size.
+ * -EINVAL for an unknown mode or a bad size, -EOPNOTSUPP for relaxed
+ * without PKS_INFO_F_FAULT_HOOK.
  */
 #define PKS_IOC_SET_MODE	_IOW(PKS_IOC_MAGIC, 0x08, struct pks_set_mode)
 
@@ -578,6 +633,13 @@ struct pks_accounting {
  * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
  */
 #define PKS_IOC_ACCOUNTING	_IOWR(PKS_IOC_MAGIC, 0x0a, struct pks_accounting)
+
+/*
+ * PKS_IOC_HOLDERS: count, then fill, the tasks that have /dev/pks open:
+ * what keeps rmmod from unloading the module.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ */
+#define PKS_IOC_HOLDERS		_IOWR(PKS_IOC_MAGIC, 0x0b, struct pks_holders)
 
 /*
  * /dev/pks-test, the device of pks_test.ko: what a production machine

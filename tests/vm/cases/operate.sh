@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: running it as a service. An unprivileged user lists and queries
+# (not through a root-only device: the control), with kernel and physical
+# addresses hidden; the monitor reports protection starting, ending and
+# its device going away, resumes from its cursor after a restart without
+# losing or repeating a record (without the cursor it loses them: the
+# control), reopens its log on SIGHUP, and says when fault capture is
+# off, which also refuses protection; info names who keeps the module in
+# use.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+. /tests/lib.sh
+
+nobody() { su -s /bin/sh nobody -c "$*"; }
+# wait_for FILE PATTERN: until FILE has a line matching PATTERN (10 s)
+wait_for() {
+	local n=0
+	until grep -q "$2" "$1" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "no '$2' in $1: $(cat "$1" 2>/dev/null)"
+		sleep 0.1
+	done
+}
+# start_monitor OUT ARGS...: a monitor that holds /dev/pks open
+start_monitor() {
+	local out=$1 n=0
+	shift
+	pkstool monitor "$@" > "$out" 2> "$out.err" &
+	mon=$!
+	until ls -l /proc/$mon/fd 2>/dev/null | grep -q /dev/pks; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "the monitor never opened /dev/pks"
+		sleep 0.1
+	done
+	sleep 0.5
+}
+stop_monitor() {
+	kill -TERM $mon && wait $mon 2>/dev/null
+}
+
+load_pks
+setup_namespaces
+start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pkstool disable --all >/dev/null
+pkstool enable dax0.0 >/dev/null || fail "enable"
+
+# Queries without root: the same namespaces and protection as root sees.
+expect_eq "nobody list" "$(nobody pkstool list --json | jq -c '[.[] | {dev, protected, key}]')" \
+	"$(pkstool list --json | jq -c '[.[] | {dev, protected, key}]')"
+expect_eq "nobody info keys" "$(nobody pkstool info --json | jq -c '.[0].keys')" \
+	"$(pkstool info --json | jq -c '.[0].keys')"
+nobody pkstool info | grep -q '^driver: loaded' || fail "nobody info text"
+# ... but no change: enable and disable say to run as root.
+out=$(nobody pkstool disable dax0.0 2>&1)
+expect_eq "nobody disable exit" "$?" 1
+echo "$out" | grep -q 'opened read-only: Operation not permitted: run as root' ||
+	fail "nobody disable: $out"
+expect_eq "still protected" "$(ns_json "$DAX_NS" .protected)" true
+# The control: with the device root-only, the same query fails.
+chmod 600 /dev/pks
+out=$(nobody pkstool list --json 2>&1)
+expect_eq "nobody list, root-only device" "$?" 1
+echo "$out" | grep -q 'run as root' || fail "root-only device: $out"
+chmod 644 /dev/pks
+# Addresses: a stray's kernel address is shown to root only.
+seq=$(( $(last_seq) + 1 ))
+pks-ioctl stray $((start + 0x3000)) write >/dev/null
+expect_eq "stray write" "$?" 14
+root_addr=$(pkstool faults --json --since $seq | jq -r '.[0].address')
+user_addr=$(nobody pkstool faults --json --since $seq | jq -r '.[0].address')
+user_off=$(nobody pkstool faults --json --since $seq | jq -r '.[0].offset')
+[ "$root_addr" != 0x0 ] && [ -n "$root_addr" ] || fail "root sees address '$root_addr'"
+expect_eq "address for nobody" "$user_addr" 0x0
+expect_eq "offset for nobody" "$user_off" 0x3000
+echo "ok: root sees $root_addr, nobody 0x0"
+
+# Who holds the module: a running monitor keeps rmmod from unloading it,
+# and info names it.
+start_monitor /tmp/mon.json --json
+rmmod pks_test || fail "rmmod pks_test"
+rmmod pks 2>/dev/null && fail "rmmod pks with a monitor running"
+expect_eq "holders" "$(pkstool info --json | jq -r --arg p $mon '[.[0].holders[] | select(.pid == ($p | tonumber)) | .comm] | join(",")')" pkstool
+pkstool info | grep -q "^held open by: pkstool\[$mon\]$" || fail "info text names no holder"
+load_pks
+
+# Protection events, in order: ending, starting (with its mode) and the
+# device going away under the driver (ndctl disables its namespace).
+pkstool disable dax0.0 >/dev/null || fail "disable"
+pkstool enable --mode=relaxed dax0.0 >/dev/null || fail "enable relaxed"
+ndctl disable-namespace "$DAX_NS" >/dev/null || fail "disable-namespace"
+wait_for /tmp/mon.json device-gone
+ndctl enable-namespace "$DAX_NS" >/dev/null || fail "enable-namespace"
+stop_monitor
+expect_eq "monitor events" \
+	"$(jq -r 'select(.event != "fault") | "\(.event) \(.chardev) \(.mode)"' /tmp/mon.json | tr '\n' ',')" \
+	"unprotected dax0.0 null,protected dax0.0 relaxed,device-gone dax0.0 null,"
+expect_eq "dax0.0 after device-gone" "$(ns_json "$DAX_NS" .protected)" false
+
+# Cursor: records made while the monitor is stopped are reported, once,
+# when it starts again.
+pkstool enable dax0.0 >/dev/null || fail "enable again"
+rm -f /tmp/cursor
+start_monitor /tmp/mon1.json --json --cursor /tmp/cursor
+pks-ioctl stray $((start + 0x1000)) write >/dev/null
+wait_for /tmp/mon1.json '"event":"fault"'
+stop_monitor
+first=$(jq -r 'select(.event == "fault") | .seq' /tmp/mon1.json)
+pks-ioctl stray $((start + 0x2000)) write >/dev/null
+pks-ioctl stray $((start + 0x2008)) write >/dev/null
+start_monitor /tmp/mon2.json --json --cursor /tmp/cursor
+stop_monitor
+expect_eq "resumed records" "$(jq -r 'select(.event == "fault") | .seq' /tmp/mon2.json | tr '\n' ' ')" \
+	"$((first + 1)) $((first + 2)) "
+# The control: without a cursor the same restart reports neither.
+pks-ioctl stray $((start + 0x2010)) write >/dev/null
+start_monitor /tmp/mon3.json --json
+stop_monitor
+expect_eq "records without a cursor" "$(grep -c '"event":"fault"' /tmp/mon3.json)" 0
+# A cursor of an earlier load of the driver: everything of this load.
+unload_pks
+load_pks
+pkstool enable dax0.0 >/dev/null || fail "enable after reload"
+start_monitor /tmp/mon4.json --json --cursor /tmp/cursor
+wait_for /tmp/mon4.json '"event":"protected"'
+stop_monitor
+expect_eq "first record of the new load" "$(head -n 1 /tmp/mon4.json | jq .seq)" 1
+
+# SIGHUP reopens the log file, as logrotate needs after moving it.
+rm -f /tmp/mon.log /tmp/mon.log.1
+start_monitor /tmp/mon.err --log /tmp/mon.log
+pks-ioctl stray $((start + 0x1000)) write >/dev/null
+wait_for /tmp/mon.log fault
+mv /tmp/mon.log /tmp/mon.log.1
+kill -HUP $mon
+sleep 0.5
+pks-ioctl stray $((start + 0x1008)) write >/dev/null
+wait_for /tmp/mon.log fault
+stop_monitor
+expect_eq "lines before the rotation" "$(grep -c fault /tmp/mon.log.1)" 1
+expect_eq "lines after it" "$(grep -c fault /tmp/mon.log)" 1
+grep -q '+0x1008 ' /tmp/mon.log || fail "the new log has another record: $(cat /tmp/mon.log)"
+pkstool disable dax0.0 >/dev/null
+
+# Fault capture off: no probes, so nothing can be protected (the kernel's
+# own accesses could not be granted), and info and monitor say so.
+unload_pks
+insmod /lib/modules/pks.ko fault_capture=0 || fail "insmod fault_capture=0"
+expect_eq "fault log" "$(info_json .driver.fault_log)" false
+out=$(pkstool enable dax0.0 2>&1)
+expect_eq "enable without fault capture" "$?" 1
+echo "$out" | grep -q 'fault capture is off' || fail "refusal unclear: $out"
+expect_eq "protected without fault capture" "$(ns_json "$DAX_NS" .protected)" false
+start_monitor /tmp/mon5.json --json
+stop_monitor
+expect_eq "monitor without fault capture" "$(head -n 1 /tmp/mon5.json | jq -r .event)" capture-off
+unload_pks
+load_pks
+expect_eq "fault log again" "$(info_json .driver.fault_log)" true
+emit_json monitor lines < /tmp/mon.json
+emit_json monitor lines < /tmp/mon5.json
+exit 0
