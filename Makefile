@@ -68,7 +68,7 @@ NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 
 LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
-CLI_HDR		:= cli/builtin.h cli/persist.h lib/libpks.h driver/include/uapi/linux/pks.h
+CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
@@ -83,7 +83,9 @@ deps:
 
 userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc vm-bin
 
-$(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
+LIB_HDR		:= lib/libpks.h lib/libpks-private.h
+
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
@@ -290,7 +292,7 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
 			driver/include/uapi/linux/pks.h) - 1)
 
-$(BUILD)/other-abi/libpks.o: lib/libpks.c lib/libpks.h \
+$(BUILD)/other-abi/libpks.o: lib/libpks.c $(LIB_HDR) \
 		driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) -DLIBPKS_ABI_VERSION=$(OTHER_ABI) $(WARNINGS) \
@@ -347,7 +349,7 @@ $(SAN)/pkstool: $(CLI_SRC) $(LIB_SRC) $(CLI_HDR)
 		$(UUID_LIBS) $(KMOD_LIBS) $(GLIB_LIBS)
 
 $(SAN)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
-		$(LIB_SRC) lib/libpks.h
+		$(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
 		$< tests/unit/run_cmd.c $(LIB_SRC) -lcriterion $(JSONC_LIBS) \
