@@ -8,6 +8,7 @@
 #   make bench      benchmarks
 #   make stress     the long reload, storm and fuzz sweeps (hours)
 #   make lint       checkpatch and sparse on the driver
+#   make fuzz       the libFuzzer targets, FUZZ_SECONDS (20) each
 
 VERSION		:= 0.1
 BUILD		:= $(CURDIR)/build
@@ -74,7 +75,7 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
-	sanitize stress install uninstall FORCE
+	sanitize stress install uninstall fuzz fuzz-bin FORCE
 
 all: module userspace man
 
@@ -363,3 +364,34 @@ $(SAN)/control: tests/sanitize/control.c
 	$(CC) -std=c11 $(WARNINGS) $(SAN_FLAGS) -o $@ $<
 
 sanitize: $(SAN)/control
+
+# libFuzzer targets (tests/fuzz), built with clang whatever CC is, each
+# also with -DFUZZ_CONTROL, its planted bug. make fuzz runs them for
+# FUZZ_SECONDS each (tests/fuzz/run.sh); make check runs the short default.
+FUZZ_CC		?= clang
+FUZZ_FLAGS	:= -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer -O1 -g
+FUZZ		:= $(BUILD)/fuzz
+FUZZ_TARGETS	:= $(basename $(notdir $(wildcard tests/fuzz/*.c)))
+FUZZ_SECONDS	?= 20
+FUZZ_SRC_ns-name := $(LIB_SRC)
+FUZZ_LIBS_ns-name := $(NDCTL_LIBS) $(UUID_LIBS)
+FUZZ_SRC_persist := cli/persist_format.c $(LIB_SRC)
+FUZZ_LIBS_persist := $(NDCTL_LIBS) $(UUID_LIBS) $(GLIB_LIBS)
+FUZZ_CMD	= $(FUZZ_CC) $(CPPFLAGS_ALL) -Icli $(GLIB_CFLAGS) $(WARNINGS) \
+		  $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
+FUZZ_DEPS	:= tests/fuzz/fuzz.h $(LIB_SRC) $(LIB_HDR) cli/persist_format.c \
+		   cli/persist_format.h
+
+$(FUZZ)/%-control: tests/fuzz/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CMD) -DFUZZ_CONTROL
+
+$(FUZZ)/%: tests/fuzz/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CMD)
+
+fuzz-bin: $(FUZZ_TARGETS:%=$(FUZZ)/%) $(FUZZ_TARGETS:%=$(FUZZ)/%-control)
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) tests/fuzz/run.sh
