@@ -3,11 +3,12 @@
 #
 # make fuzz, and make check's short run: build the libFuzzer targets of
 # tests/fuzz, then for each, first its control (the -DFUZZ_CONTROL build,
-# with a planted bug) from an empty corpus, which must be caught, and
-# then the target itself from its seeds in tests/fuzz/corpus/<target>
-# for FUZZ_SECONDS (default 20) or FUZZ_RUNS inputs, whichever ends
-# first. A target whose control is not caught fails: its clean run would
-# prove nothing. Prints one "PASS|FAIL fuzz/<target>" line each.
+# with a planted bug) from an empty corpus, which must be caught within
+# FUZZ_CONTROL_SECONDS (20), and then the target itself from its seeds in
+# tests/fuzz/corpus/<target> for FUZZ_SECONDS (20) or FUZZ_RUNS inputs
+# (10 million), whichever ends first. A target whose control is not
+# caught fails: its clean run would prove nothing. Prints one
+# "PASS|FAIL fuzz/<target>" line each.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
