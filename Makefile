@@ -8,6 +8,7 @@
 #   make bench      benchmarks
 #   make stress     the long reload, storm and fuzz sweeps (hours)
 #   make lint       checkpatch and sparse on the driver
+#   make fuzz       the libFuzzer targets, FUZZ_SECONDS (20) each
 
 VERSION		:= 0.1
 BUILD		:= $(CURDIR)/build
@@ -70,13 +71,13 @@ NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 
 LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
-CLI_HDR		:= cli/builtin.h cli/persist.h lib/libpks.h driver/include/uapi/linux/pks.h
+CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
-	sanitize stress install uninstall FORCE
+	sanitize stress install uninstall fuzz fuzz-bin FORCE
 
 all: module userspace man
 
@@ -85,7 +86,9 @@ deps:
 
 userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc vm-bin
 
-$(BUILD)/lib/%.o: lib/%.c lib/libpks.h driver/include/uapi/linux/pks.h
+LIB_HDR		:= lib/libpks.h lib/libpks-private.h
+
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
@@ -292,7 +295,7 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
 			driver/include/uapi/linux/pks.h) - 1)
 
-$(BUILD)/other-abi/libpks.o: lib/libpks.c lib/libpks.h \
+$(BUILD)/other-abi/libpks.o: lib/libpks.c $(LIB_HDR) \
 		driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) -DLIBPKS_ABI_VERSION=$(OTHER_ABI) $(WARNINGS) \
@@ -349,7 +352,7 @@ $(SAN)/pkstool: $(CLI_SRC) $(LIB_SRC) $(CLI_HDR)
 		$(UUID_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 $(SAN)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
-		$(LIB_SRC) lib/libpks.h
+		$(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
 		$< tests/unit/run_cmd.c $(LIB_SRC) -lcriterion $(JSONC_LIBS) \
@@ -363,3 +366,34 @@ $(SAN)/control: tests/sanitize/control.c
 	$(CC) -std=c11 $(WARNINGS) $(SAN_FLAGS) -o $@ $<
 
 sanitize: $(SAN)/control
+
+# libFuzzer targets (tests/fuzz), built with clang whatever CC is, each
+# also with -DFUZZ_CONTROL, its planted bug. make fuzz runs them for
+# FUZZ_SECONDS each (tests/fuzz/run.sh); make check runs the short default.
+FUZZ_CC		?= clang
+FUZZ_FLAGS	:= -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer -O1 -g
+FUZZ		:= $(BUILD)/fuzz
+FUZZ_TARGETS	:= $(basename $(notdir $(wildcard tests/fuzz/*.c)))
+FUZZ_SECONDS	?= 20
+FUZZ_SRC_ns-name := $(LIB_SRC)
+FUZZ_LIBS_ns-name := $(NDCTL_LIBS) $(UUID_LIBS)
+FUZZ_SRC_persist := cli/persist_format.c $(LIB_SRC)
+FUZZ_LIBS_persist := $(NDCTL_LIBS) $(UUID_LIBS) $(GLIB_LIBS)
+FUZZ_CMD	= $(FUZZ_CC) $(CPPFLAGS_ALL) -Icli $(GLIB_CFLAGS) $(WARNINGS) \
+		  $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
+FUZZ_DEPS	:= tests/fuzz/fuzz.h $(LIB_SRC) $(LIB_HDR) cli/persist_format.c \
+		   cli/persist_format.h
+
+$(FUZZ)/%-control: tests/fuzz/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CMD) -DFUZZ_CONTROL
+
+$(FUZZ)/%: tests/fuzz/%.c $(FUZZ_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CMD)
+
+fuzz-bin: $(FUZZ_TARGETS:%=$(FUZZ)/%) $(FUZZ_TARGETS:%=$(FUZZ)/%-control)
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) tests/fuzz/run.sh

@@ -28,12 +28,11 @@
 
 #include "builtin.h"
 #include "persist.h"
+#include "persist_format.h"
 
 #ifndef PKSTOOL_SYSCONFDIR
 #define PKSTOOL_SYSCONFDIR "/etc"
 #endif
-
-#define GROUP_PREFIX "protect "
 
 /**
  * struct pkstool_persist - the record file, loaded
@@ -115,8 +114,8 @@ int pkstool_persist_open(struct pkstool_persist **persist, bool write,
 		if (rc)
 			goto fail;
 	}
-	if (!g_key_file_load_from_file(p->kf, p->path, G_KEY_FILE_KEEP_COMMENTS,
-				       &err)) {
+	if (!g_key_file_load_from_file(p->kf, p->path,
+				       PKSTOOL_PERSIST_LOAD_FLAGS, &err)) {
 		rc = -gerror_to_errno(err);
 		if (rc != -ENOENT) {
 			p_err(opts, "%s: reading %s: %s", what, p->path,
@@ -143,7 +142,6 @@ int pkstool_persist_note(struct pkstool_persist *p, struct pks_ns *ns,
 			 int mode, char *why, size_t len)
 {
 	const char *uuid = pks_ns_get_uuid(ns);
-	char *group;
 
 	if (!uuid) {
 		snprintf(why, len,
@@ -151,18 +149,8 @@ int pkstool_persist_note(struct pkstool_persist *p, struct pks_ns *ns,
 			 pks_ns_get_name(ns));
 		return -EINVAL;
 	}
-	group = g_strconcat(GROUP_PREFIX, uuid, NULL);
-	if (mode < 0) {
-		if (g_key_file_has_group(p->kf, group)) {
-			g_key_file_remove_group(p->kf, group, NULL);
-			p->dirty = true;
-		}
-	} else {
-		g_key_file_set_string(p->kf, group, "mode", pks_mode_name(mode));
-		g_key_file_set_string(p->kf, group, "name", pks_ns_get_name(ns));
+	if (pkstool_persist_set(p->kf, uuid, mode, pks_ns_get_name(ns)))
 		p->dirty = true;
-	}
-	g_free(group);
 	return 0;
 }
 
@@ -193,33 +181,12 @@ int pkstool_persist_close(struct pkstool_persist *p,
 	return rc;
 }
 
-/* The recorded mode of the group for @uuid: a pks_mode, -ENOENT or -EINVAL. */
-static int persist_mode(struct pkstool_persist *p, const char *group)
-{
-	char *value;
-	int mode;
-
-	if (!g_key_file_has_group(p->kf, group))
-		return -ENOENT;
-	value = g_key_file_get_string(p->kf, group, "mode", NULL);
-	mode = value ? pks_mode_lookup(g_strstrip(value)) : -EINVAL;
-	g_free(value);
-	return mode < 0 ? -EINVAL : mode;
-}
-
 /* The recorded mode of @ns: a pks_mode, -ENOENT (no record) or -EINVAL. */
 int pkstool_persist_lookup(struct pkstool_persist *p, struct pks_ns *ns)
 {
 	const char *uuid = pks_ns_get_uuid(ns);
-	char *group;
-	int mode;
 
-	if (!uuid)
-		return -ENOENT;
-	group = g_strconcat(GROUP_PREFIX, uuid, NULL);
-	mode = persist_mode(p, group);
-	g_free(group);
-	return mode;
+	return uuid ? pkstool_persist_uuid_mode(p->kf, uuid) : -ENOENT;
 }
 
 /* list: "persistent" and "persistent_mode", null when the file is unreadable. */
@@ -257,17 +224,17 @@ static enum apply_result apply_one(struct pkstool_persist *p,
 				   struct pks_ctx *ctx, const char *group,
 				   struct pks_ns **found, char *why, size_t len)
 {
-	const char *uuid = group + strlen(GROUP_PREFIX);
+	const char *uuid = pkstool_persist_group_uuid(group);
 	struct pks_ns *ns;
 	int mode, now, rc;
 
 	*found = NULL;
 	*why = '\0';
-	if (strncmp(group, GROUP_PREFIX, strlen(GROUP_PREFIX))) {
+	if (!uuid) {
 		snprintf(why, len, "[%s] is not a [protect UUID] group", group);
 		return APPLY_REFUSED;
 	}
-	mode = persist_mode(p, group);
+	mode = pkstool_persist_group_mode(p->kf, group);
 	if (mode < 0) {
 		snprintf(why, len, "[%s] has no mode=strict or mode=relaxed",
 			 group);
@@ -335,15 +302,13 @@ int pkstool_persist_apply(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 	groups = g_key_file_get_groups(p->kf, &nr);
 	for (i = 0; i < nr; i++) {
 		if (nr_names) {
+			const char *uuid = pkstool_persist_group_uuid(groups[i]);
 			bool wanted = false;
 
-			for (j = 0; j < nr_names && !wanted; j++) {
+			for (j = 0; uuid && j < nr_names && !wanted; j++) {
 				ns = pks_ns_find(ctx, names[j]);
 				wanted = ns && pks_ns_get_uuid(ns) &&
-					 !strcasecmp(groups[i] + strlen(GROUP_PREFIX),
-						     pks_ns_get_uuid(ns)) &&
-					 !strncmp(groups[i], GROUP_PREFIX,
-						  strlen(GROUP_PREFIX));
+					 !strcasecmp(uuid, pks_ns_get_uuid(ns));
 			}
 			if (!wanted)
 				continue;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "libpks.h"
+#include "libpks-private.h"
 
 /*
  * The driver ABI this library speaks: the uapi header's, unless a build
@@ -897,16 +898,27 @@ struct pks_ns *pks_ns_get_next(struct pks_ns *ns)
 	return ns->next;
 }
 
+/*
+ * "/dev/" is dropped from any name, so that a device path and the device's
+ * name are one. A device the namespace lacks ("") matches nothing.
+ */
+bool pks_ns_name_matches(const char *ident, const char *name,
+			 const char *chardev, const char *blockdev)
+{
+	if (!strncmp(ident, "/dev/", 5))
+		ident += 5;
+	return !strcmp(name, ident) ||
+	       (*chardev && !strcmp(chardev, ident)) ||
+	       (*blockdev && !strcmp(blockdev, ident));
+}
+
 struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident)
 {
 	struct pks_ns *ns;
 
-	if (!strncmp(ident, "/dev/", 5))
-		ident += 5;
 	pks_ns_foreach(ctx, ns)
-		if (!strcmp(ns->name, ident) ||
-		    (*ns->chardev && !strcmp(ns->chardev, ident)) ||
-		    (*ns->blockdev && !strcmp(ns->blockdev, ident)))
+		if (pks_ns_name_matches(ident, ns->name, ns->chardev,
+					ns->blockdev))
 			return ns;
 	return NULL;
 }

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 packages=(
-	build-essential clang pkg-config kmod bc xz-utils cpio
+	build-essential clang libclang-rt-14-dev pkg-config kmod bc xz-utils cpio
 	qemu-system-x86 busybox-static jq
 	libndctl-dev libdaxctl-dev libpmem2-dev libjson-c-dev
 	libcriterion-dev liburing-dev asciidoctor ndctl daxctl

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: build, unit tests, static checks, then every VM case on each
-# kernel in $KERNELS (default "6.1 6.12"), PKS and no-PKS. Ends with one
-# "N passed, N failed, N skipped" line; exits 1 when anything failed.
+# make check: build, unit tests, fuzzing, static checks, then every VM case
+# on each kernel in $KERNELS (default "6.1 6.12"), PKS and no-PKS. Ends
+# with one "N passed, N failed, N skipped" line; exits 1 when anything
+# failed.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,6 +76,10 @@ if make -s sanitize > "$logs/sanitize-build.log" 2>&1; then
 else
 	tally <<< "FAIL sanitize/build: see $logs/sanitize-build.log"
 fi
+
+# libFuzzer, 20 seconds a target, after a control per target that proves
+# a planted bug is found (tests/fuzz/run.sh).
+tally < <(tests/fuzz/run.sh 2> "$logs/fuzz.log")
 
 tally < <(tests/lint.sh 2> "$logs/lint.log")
 tally < <(tests/install/run.sh 2> "$logs/install.log")
