@@ -89,10 +89,12 @@ static __printf(3, 4) int pks_refuse(char *msg, int rc, const char *fmt, ...)
 }
 
 /*
- * Whether @dev still has its driver. An unbind clears the pointer only
- * after the bus notifier ran, and that notifier waits for pks_lock, so a
- * caller holding the lock sees every unbind either here or in the
- * notifier, never neither.
+ * Whether @dev still has its driver. An unbind sends the bus notifier
+ * BUS_NOTIFY_UNBIND_DRIVER, then clears the pointer, then sends
+ * BUS_NOTIFY_UNBOUND_DRIVER; the notifier waits for pks_lock. A protection
+ * published between the first notice and the clearing passes this check,
+ * so the notifier acts on both notices: a caller holding the lock sees
+ * every unbind here or in one of them, never in neither.
  */
 static bool pks_dev_alive(struct device *dev)
 {
@@ -418,6 +420,7 @@ static int pks_bus_notify(struct notifier_block *nb, unsigned long action,
 	struct pks_prot *p, *tmp;
 
 	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
+	    action != BUS_NOTIFY_UNBOUND_DRIVER &&
 	    action != BUS_NOTIFY_DEL_DEVICE)
 		return NOTIFY_DONE;
 	mutex_lock(&pks_lock);

@@ -193,7 +193,6 @@ const char *pks_ns_get_name(struct pks_ns *ns);
  * the kernel as memory with daxctl reconfigure-device) or unknown */
 const char *pks_ns_get_mode(struct pks_ns *ns);
 const char *pks_ns_get_region(struct pks_ns *ns);	/* "region0" */
-const char *pks_ns_get_mode(struct pks_ns *ns);	/* devdax, fsdax, ... */
 /* The UUID 'ndctl list -N' shows, lower case; NULL when it has none. */
 const char *pks_ns_get_uuid(struct pks_ns *ns);
 struct pks_ns *pks_ns_find_by_uuid(struct pks_ctx *ctx, const char *uuid);
@@ -275,8 +274,10 @@ uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx);
 uint64_t pks_faults_get_instance(struct pks_ctx *ctx);
 int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms);
 /*
- * The records read, as the driver's own struct (LIBPKS_1): a program that
- * uses these depends on the uapi layout. New code uses struct pks_record.
+ * The fault records read, as the driver's own struct (LIBPKS_1): a program
+ * that uses these depends on the uapi layout. They skip the log's
+ * protection events, so that such a program sees faults only, as it did
+ * before the driver logged them. New code uses struct pks_record.
  */
 const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx);
 const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
