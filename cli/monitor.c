@@ -266,7 +266,7 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	struct monitor_opts opts = { 0 };
 	struct sigaction sa = { .sa_handler = monitor_on_hup };
 	struct pks_record *rec;
-	uint64_t next, dropped;
+	uint64_t next, dropped, saved = 0;
 	int rc;
 
 	if (!pkstool_parse(&monitor_argp, argc, argv, &opts, &rc))
@@ -314,14 +314,19 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 			if (pks_record_matches(rec, opts.chardev))
 				monitor_emit(&opts, rec, NULL, 0);
 		next = pks_faults_get_next_seq(ctx);
-		if (opts.cursor &&
-		    cursor_save(opts.cursor, pks_faults_get_instance(ctx), next))
-			monitor_err(&opts, "saving the cursor in %s failed",
-				    opts.cursor);
-		rc = pks_faults_wait(ctx, -1);
-		if (rc == -EINTR)
-			rc = 0;
-		else if (rc > 0)
+		if (opts.cursor && next != saved) {
+			if (cursor_save(opts.cursor,
+					pks_faults_get_instance(ctx), next))
+				monitor_err(&opts, "saving the cursor in %s failed",
+					    opts.cursor);
+			saved = next;
+		}
+		/*
+		 * A stop signal that lands between the loop's check and the
+		 * poll would not end it: wait a second at most, then look.
+		 */
+		rc = pks_faults_wait(ctx, 1000);
+		if (rc == -EINTR || rc >= 0)
 			rc = 0;
 	}
 	sd_notify(0, "STOPPING=1");

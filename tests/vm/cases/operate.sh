@@ -33,8 +33,18 @@ start_monitor() {
 	done
 	sleep 0.5
 }
+# stop_monitor: SIGTERM must end the monitor within 5 s (a lost signal
+# would leave it waiting for ever)
 stop_monitor() {
-	kill -TERM $mon && wait $mon 2>/dev/null
+	local n=0
+	kill -TERM $mon
+	# Until it is gone or a zombie (exited, not yet waited for).
+	while grep -q '^State:[[:space:]]*[^Z]' /proc/$mon/status 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 50 ] || { kill -KILL $mon; fail "the monitor ignored SIGTERM"; }
+		sleep 0.1
+	done
+	wait $mon 2>/dev/null
 }
 
 load_pks
