@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <asm/barrier.h>
 #include <asm/set_memory.h>
@@ -175,6 +176,16 @@ static int pks_check_memory(const struct pks_range *r, int type, char *msg)
 	return rc;
 }
 
+/* One page of the caller's mapping at @addr; mmap_lock is held. */
+static long pks_gup_locked(unsigned long addr, struct page **page)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	return get_user_pages(addr, 1, 0, page, NULL);
+#else
+	return get_user_pages(addr, 1, 0, page);
+#endif
+}
+
 /*
  * The range must be what @r->addr maps, page for page, in a mapping of a
  * dax device: the namespace's metadata can never be mapped there.
@@ -209,11 +220,14 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 	}
 	get_device(dev);
 	step = vma_kernel_pagesize(vma);
-	mmap_read_unlock(mm);
 
-	/* A dax mapping is contiguous within each page of its own size. */
+	/*
+	 * Still under mmap_lock, so that no other mapping can take the
+	 * address between the check of the file above and the pages below.
+	 * A dax mapping is contiguous within each page of its own size.
+	 */
 	for (off = 0; off < r->len && !rc; off += step) {
-		if (get_user_pages_fast(addr + off, 1, 0, &page) != 1) {
+		if (pks_gup_locked(addr + off, &page) != 1) {
 			rc = pks_refuse(msg, -EFAULT,
 					"cannot read the mapping of %s at offset %#lx",
 					dev_name(dev), off);
@@ -226,6 +240,7 @@ static int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 					off, r->start + off);
 		put_page(page);
 	}
+	mmap_read_unlock(mm);
 	if (rc) {
 		put_device(dev);
 		return rc;
