@@ -294,10 +294,11 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 /*
- * Open @key for one instruction of the faulting context. A second fault
- * of the same instruction (another key) adds its key to the same step.
+ * Open @key (to @bits) for one instruction of the faulting context. A
+ * second fault of the same instruction (another key) adds its key to the
+ * same step.
  */
-static void pks_allow_once(struct pt_regs *fregs, int key)
+static void pks_allow_once(struct pt_regs *fregs, int key, u32 bits)
 {
 	struct pks_step *st = this_cpu_ptr(&pks_step);
 
@@ -308,7 +309,7 @@ static void pks_allow_once(struct pt_regs *fregs, int key)
 		/* No interrupt may run with the key open: IF off for the step. */
 		fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
 	}
-	pks_set_key_bits(key, 0);
+	pks_set_key_bits(key, bits);
 }
 
 /* End a step early: the fault goes on to an oops with no key left open. */
@@ -390,12 +391,17 @@ EXPORT_SYMBOL_GPL(pks_update_exception);
  * Run @key's owner callback as an exception handler: with the default
  * PKRS, the faulting context's saved aside. A true return grants the key
  * to the faulting task: read-write, or what pks_update_exception() set.
+ * Where no task state can hold the grant (an interrupt, or no memory),
+ * it lasts for the faulting instruction only, as a relaxed access does:
+ * a grant left open on the CPU would go to whatever runs there next.
  */
-static bool pks_run_callback(int key, unsigned long address, bool write)
+static bool pks_run_callback(struct pt_regs *fregs, int key,
+			     unsigned long address, bool write)
 {
 	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
 	struct pks_exc *e = this_cpu_ptr(&pks_exc);
 	bool granted;
+	u32 bits;
 
 	/* A callback that faults on a key itself is not called again. */
 	if (e->active || !pks_key_has_callback(key))
@@ -407,9 +413,9 @@ static bool pks_run_callback(int key, unsigned long address, bool write)
 	granted = pks_key_fault_cb(key, address, write);
 	e->active = false;
 	pks_write_pkrs(e->pkrs);
-	if (granted)
-		pks_callback_grant(key, e->updated & mask ?
-				   pks_key_bits(key, e->pkrs) : 0);
+	bits = e->updated & mask ? pks_key_bits(key, e->pkrs) : 0;
+	if (granted && !pks_callback_grant(key, bits))
+		pks_allow_once(fregs, key, bits);
 	return granted;
 }
 
@@ -442,10 +448,10 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	key = pks_addr_key(address);
 	if (!pks_key_valid(key))
 		return 0;
-	if (pks_run_callback(key, address, error_code & X86_PF_WRITE)) {
+	if (pks_run_callback(fregs, key, address, error_code & X86_PF_WRITE)) {
 		/* Retried with what the callback granted. */
 	} else if (pks_relaxed_at(address)) {
-		pks_allow_once(fregs, key);
+		pks_allow_once(fregs, key, 0);
 	} else {
 		pks_step_abort(fregs);
 		return 0;

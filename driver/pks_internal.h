@@ -31,7 +31,7 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits);
 void pks_task_restore(struct pks_task *t, u32 pkrs, u32 granted,
 		      unsigned int gen);
 bool pks_task_grant(struct pks_task *t, int key, bool write);
-void pks_callback_grant(int key, u32 bits);
+bool pks_callback_grant(int key, u32 bits);
 void pks_task_revoke(void);
 void pks_task_revoke_local(void);
 unsigned int pks_tasks_attached_count(void);

@@ -28,7 +28,6 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <asm/barrier.h>
 #include <asm/set_memory.h>
@@ -179,7 +178,7 @@ static int pks_check_memory(const struct pks_range *r, int type, char *msg)
 /* One page of the caller's mapping at @addr; mmap_lock is held. */
 static long pks_gup_locked(unsigned long addr, struct page **page)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#ifdef PKS_GUP_HAS_VMAS
 	return get_user_pages(addr, 1, 0, page, NULL);
 #else
 	return get_user_pages(addr, 1, 0, page);

@@ -269,10 +269,13 @@ static void pks_transient_end(struct callback_head *work)
  * From the fault path, interrupts off. In task context the grant is the
  * task's: held by its current task state if it has one (ending with that
  * holder), else by a state of its own that ends when a user task returns
- * to user space, or when a kernel thread next leaves the CPU. Outside task context, or when no state can be had, the key is
- * opened on this CPU only, until the consumer closes it.
+ * to user space, or when a kernel thread next leaves the CPU.
+ *
+ * Return: true when a task state holds the grant; false outside task
+ * context or when no state can be had: then nothing was opened, and the
+ * caller grants the faulting instruction alone.
  */
-void pks_callback_grant(int key, u32 bits)
+bool pks_callback_grant(int key, u32 bits)
 {
 	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
 	struct pks_task_transient *tt;
@@ -294,12 +297,11 @@ void pks_callback_grant(int key, u32 bits)
 				t->transient = PKS_TRANSIENT_KTHREAD;
 		}
 	}
-	if (!t) {
-		pks_set_key_bits(key, bits);
-		return;
-	}
+	if (!t)
+		return false;
 	t->granted |= mask;
 	pks_task_set_key(t, key, bits);
+	return true;
 }
 
 /* A key was freed: path grants made before now are void. */

@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
 #include <linux/vmalloc.h>
@@ -38,12 +39,73 @@ static bool pks_test_grant(int key, unsigned long address, bool write,
 	return true;
 }
 
+/**
+ * struct pks_cb_irq - the fault-callback test's write from a hard IRQ
+ * @work: raised on the test's own CPU
+ * @addr: where to write
+ * @key: its key
+ * @msr: PKRS read in the IRQ right after the write
+ * @in_irq: the write ran in hard IRQ context
+ */
+struct pks_cb_irq {
+	struct irq_work work;
+	void *addr;
+	int key;
+	u64 msr;
+	bool in_irq;
+};
+
+static void pks_test_irq_write(struct irq_work *work)
+{
+	struct pks_cb_irq *ci = container_of(work, struct pks_cb_irq, work);
+
+	ci->in_irq = in_hardirq();
+	WRITE_ONCE(*(u64 *)ci->addr, 0x1badd00dULL);
+	rdmsrl(MSR_IA32_PKRS, ci->msr);
+}
+
+/*
+ * A write from a hard IRQ (no task to hold a grant) is granted for that
+ * instruction alone: the key is closed again in the IRQ right after it,
+ * and the task the IRQ interrupted does not find it open. Before the
+ * single step, such a grant stayed open on the CPU for whatever ran next.
+ */
+static int pks_test_irq_grant(struct pks_test_ctx *ctx,
+			      struct pks_cb_record *rec,
+			      struct pks_test_page *tp, int key)
+{
+	struct pks_cb_irq ci = { .addr = tp->addr, .key = key };
+	u64 msr;
+
+	init_irq_work(&ci.work, pks_test_irq_write);
+	preempt_disable();
+	irq_work_queue(&ci.work);
+	irq_work_sync(&ci.work);
+	rdmsrl(MSR_IA32_PKRS, msr);
+	preempt_enable();
+	if (!ci.in_irq)
+		return pks_test_skip(ctx, "the irq_work did not run in hard IRQ context");
+	if (rec->calls != 1)
+		return pks_test_fail(ctx, "callback ran %u times for the IRQ's write",
+				     rec->calls);
+	if (*(u64 *)page_address(tp->page) != 0x1badd00dULL)
+		return pks_test_fail(ctx, "the IRQ's retried write did not land");
+	if (pks_key_bits(key, ci.msr) != pks_key_bits(key, PKS_DEFAULT_PKRS))
+		return pks_test_fail(ctx, "key %d still open in the IRQ after its write (bits %#x)",
+				     key, pks_key_bits(key, ci.msr));
+	if (pks_key_bits(key, msr) != pks_key_bits(key, PKS_DEFAULT_PKRS))
+		return pks_test_fail(ctx, "the interrupted task found key %d open (bits %#x)",
+				     key, pks_key_bits(key, msr));
+	return PKS_RESULT_PASS;
+}
+
 /*
  * fault-callback: a plain write to a key with no window open faults, the
  * owner's callback is told the address and access type, grants access,
  * and the write completes; the grant is the task's and is gone once the
- * task has left the CPU. Without the hook the write would oops, so the
- * test is skipped when the hook is missing.
+ * task has left the CPU. A write from a hard IRQ is granted for that
+ * instruction only (pks_test_irq_grant). Without the hook the write would
+ * oops, so the test is skipped when the hook is missing.
  */
 static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 {
@@ -65,6 +127,12 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 		pks_key_free(key);
 		return rc;
 	}
+	rc = pks_test_irq_grant(ctx, &rec, &tp, key);
+	if (rc != PKS_RESULT_PASS) {
+		pks_test_page_free(&tp);
+		return rc;
+	}
+	rec.calls = 0;
 
 	preempt_disable();
 	WRITE_ONCE(*(u64 *)tp.addr, pattern);

@@ -37,9 +37,12 @@ enum pks_access {
  * and pks_update_exception()); it must not sleep. Return true to grant
  * @key (read-write, or what pks_update_exception() set) and retry;
  * false lets the kernel handle the fault as usual (an oops). The grant is
- * the faulting task's own, in its per-task state, until it next leaves the
- * CPU; a fault outside task context is granted on this CPU until the
- * interrupted code next switches out or the consumer changes it.
+ * the faulting task's own, in its per-task state: a user task keeps it
+ * until it returns to user space, a kernel thread until it next leaves the
+ * CPU, a task inside an access window or granted kernel path as long as
+ * that lasts. A fault outside task context (or where no per-task state
+ * can be had) is granted for the faulting instruction alone, which is
+ * single-stepped with the key open: nothing else ever runs with it.
  */
 typedef bool (*pks_fault_cb_t)(int key, unsigned long address, bool write,
 			       void *data);
