@@ -187,7 +187,7 @@ def plot_task(outdir, rows):
             ("window" if fig == "task window" else "switch"),
             "set style data histograms", "set style fill solid 0.8",
             "set xtics rotate by -15", "set rmargin 16",
-            "set key top left",
+            "set yrange [0:*]", "set key top left",
             "plot " + ", ".join(plots), ""])
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
         made.append(png)
