@@ -187,77 +187,75 @@ struct pks_bench_thread {
 };
 
 /*
- * @b->iterations rounds of a task window around a write (@window) and a
- * sleep of @us (if non-zero). The thread is bound to one CPU, whose
- * counters see every PKRS write it causes; its switch count is read with
- * preemption off just after the window opens and just before it closes, so
- * @switches counts exactly the switch-outs made with the window open:
- * those, and only those, run the task's preempt notifier.
+ * One round of a task window around a write (@window) and a sleep of @us
+ * (if non-zero), added to @ns, @writes and @switches. The thread is bound
+ * to one CPU, whose counters see every PKRS write it causes; the counters,
+ * the clock and its switch count are read with preemption off just before
+ * the window opens and just after it closes, so @switches counts exactly
+ * the switch-outs made with the window open: those, and only those, run
+ * the task's preempt notifier.
  */
-static void pks_bench_task_loop(struct pks_bench_thread *bt, bool window,
-				unsigned long us, u64 *ns, u64 *writes,
-				u64 *switches)
+static void pks_bench_task_round(struct pks_bench_thread *bt, bool window,
+				 unsigned long us, u64 *ns, u64 *writes,
+				 u64 *switches)
 {
-	u64 w0, s0, w1, s1, t0, i, in, sw = 0;
+	u64 w0, s0, w1, s1, t0, in;
 	struct pks_task_window w;
 
 	preempt_disable();
 	pks_counters(&w0, &s0);
-	preempt_enable();
 	t0 = ktime_get_ns();
-	for (i = 0; i < bt->b->iterations; i++) {
-		preempt_disable();
-		if (window)
-			pks_task_window_open(bt->key, PKS_READ_WRITE, &w);
-		in = pks_bench_switches(current);
-		preempt_enable();
-		if (window)
-			WRITE_ONCE(*bt->addr, i);
-		if (us)
-			usleep_range(us, us);
-		preempt_disable();
-		sw += pks_bench_switches(current) - in;
-		if (window)
-			pks_task_window_close(&w);
-		preempt_enable();
-	}
-	*ns = ktime_get_ns() - t0;
+	if (window)
+		pks_task_window_open(bt->key, PKS_READ_WRITE, &w);
+	in = pks_bench_switches(current);
+	preempt_enable();
+	if (window)
+		WRITE_ONCE(*bt->addr, t0);
+	if (us)
+		usleep_range(us, us);
 	preempt_disable();
+	*switches += pks_bench_switches(current) - in;
+	if (window)
+		pks_task_window_close(&w);
+	*ns += ktime_get_ns() - t0;
 	pks_counters(&w1, &s1);
 	preempt_enable();
-	*writes = w1 - w0;
-	*switches = sw;
+	*writes += w1 - w0;
 }
 
+/*
+ * The four methods take turns, round by round, so that whatever else the
+ * machine does meanwhile weighs on each alike.
+ */
 static int pks_bench_task_fn(void *data)
 {
 	struct pks_bench_thread *bt = data;
 	struct pks_bench *b = bt->b;
 	unsigned long us = b->sleep_us ? b->sleep_us : 50;
-	u64 w0, s0, w1, s1, t0, i, sw;
+	u64 w0, s0, w1, s1, t0, i, sw = 0;
 	unsigned int prev;
 
-	/* The plain guard window, which may not sleep: preemption off. */
-	preempt_disable();
-	pks_counters(&w0, &s0);
-	t0 = ktime_get_ns();
 	for (i = 0; i < b->iterations; i++) {
+		/* The plain guard window, which may not sleep. */
+		preempt_disable();
+		pks_counters(&w0, &s0);
+		t0 = ktime_get_ns();
 		prev = pks_window_open(bt->key, PKS_READ_WRITE);
 		WRITE_ONCE(*bt->addr, i);
 		pks_window_close(bt->key, prev);
-	}
-	b->window_ns = ktime_get_ns() - t0;
-	pks_counters(&w1, &s1);
-	preempt_enable();
-	b->window_pkrs_writes = w1 - w0;
+		b->window_ns += ktime_get_ns() - t0;
+		pks_counters(&w1, &s1);
+		preempt_enable();
+		b->window_pkrs_writes += w1 - w0;
 
-	pks_bench_task_loop(bt, true, 0, &b->task_ns, &b->task_pkrs_writes,
-			    &b->task_switches);
-	pks_bench_task_loop(bt, false, us, &b->sleep_ns, &b->sleep_pkrs_writes,
-			    &sw);
-	pks_bench_task_loop(bt, true, us, &b->sleep_window_ns,
-			    &b->sleep_window_pkrs_writes,
-			    &b->sleep_window_switches);
+		pks_bench_task_round(bt, true, 0, &b->task_ns,
+				     &b->task_pkrs_writes, &b->task_switches);
+		pks_bench_task_round(bt, false, us, &b->sleep_ns,
+				     &b->sleep_pkrs_writes, &sw);
+		pks_bench_task_round(bt, true, us, &b->sleep_window_ns,
+				     &b->sleep_window_pkrs_writes,
+				     &b->sleep_window_switches);
+	}
 	complete(&bt->done);
 	return 0;
 }
@@ -301,7 +299,7 @@ free_key:
  * @done: the first thread has finished
  * @peer_done: the second thread has finished
  * @peer: the second thread, held for the first to read its switch count
- * @out: what the first thread measured
+ * @out: what the first thread measured, added to
  */
 struct pks_bench_pingpong {
 	u32 rounds;
@@ -354,17 +352,18 @@ static int pks_bench_ping_fn(void *data)
 		complete(&pp->ping);
 		wait_for_completion(&pp->pong);
 	}
-	out->ns = ktime_get_ns() - t0;
+	out->ns += ktime_get_ns() - t0;
 	preempt_disable();
 	pks_counters(&w1, &s1);
-	out->holder_switches = pks_bench_switches(current) - a0;
-	out->switches = out->holder_switches +
-			pks_bench_switches(pp->peer) - p0;
+	a0 = pks_bench_switches(current) - a0;
+	p0 = pks_bench_switches(pp->peer) - p0;
 	preempt_enable();
 	if (pp->key >= 0)
 		pks_task_window_close(&w);
-	out->pkrs_writes = w1 - w0;
-	out->pkrs_skips = s1 - s0;
+	out->holder_switches += a0;
+	out->switches += a0 + p0;
+	out->pkrs_writes += w1 - w0;
+	out->pkrs_skips += s1 - s0;
 	complete(&pp->done);
 	return 0;
 }
@@ -400,16 +399,26 @@ static int pks_bench_pingpong(u32 rounds, int key, unsigned int cpu,
 	return 0;
 }
 
+/* Blocks of round trips, the two runs taking turns block by block. */
+#define PKS_BENCH_SWITCH_BLOCKS	10
+
 static int pks_bench_switch(struct pks_bench *b, unsigned int cpu)
 {
-	int key, rc;
+	int i, key, rc = 0;
+	u32 n;
 
 	key = pks_key_alloc("bench", NULL, NULL);
 	if (key < 0)
 		return key;
-	rc = pks_bench_pingpong(b->iterations, -1, cpu, &b->plain);
-	if (!rc)
-		rc = pks_bench_pingpong(b->iterations, key, cpu, &b->granted);
+	for (i = 0; !rc && i < PKS_BENCH_SWITCH_BLOCKS; i++) {
+		n = b->iterations / PKS_BENCH_SWITCH_BLOCKS +
+		    (i < b->iterations % PKS_BENCH_SWITCH_BLOCKS);
+		if (!n)
+			continue;
+		rc = pks_bench_pingpong(n, -1, cpu, &b->plain);
+		if (!rc)
+			rc = pks_bench_pingpong(n, key, cpu, &b->granted);
+	}
 	pks_key_free(key);
 	return rc;
 }
@@ -417,9 +426,20 @@ static int pks_bench_switch(struct pks_bench *b, unsigned int cpu)
 int pks_bench_run(struct pks_bench *b)
 {
 	unsigned long us = b->sleep_us ? b->sleep_us : 50;
+	struct pks_bench in = *b;
 	unsigned int cpu;
 
-	if (!b->iterations || b->iterations > 1000000 || b->rsvd ||
+	/* The figures add to their outputs: start those from zero. */
+	memset(b, 0, sizeof(*b));
+	b->size = in.size;
+	b->iterations = in.iterations;
+	b->access_bytes = in.access_bytes;
+	b->figure = in.figure;
+	b->sleep_us = in.sleep_us;
+	if (in.rsvd)
+		return -EINVAL;
+
+	if (!b->iterations || b->iterations > 1000000 ||
 	    b->figure >= PKS_BENCH_NR)
 		return -EINVAL;
 	if (b->figure == PKS_BENCH_GUARD)

@@ -378,9 +378,10 @@ struct pks_bench {
  * @PKS_BENCH_GUARD: a guard window against a PTE change with a TLB flush
  *	on every CPU
  * @PKS_BENCH_TASK_WINDOW: a guard window, a task window, a sleep, and a
- *	task window around a sleep
+ *	task window around a sleep, taking turns round by round
  * @PKS_BENCH_SWITCH: context switches between two threads on one CPU,
- *	with no rights held, then with the first thread holding a task window
+ *	with no rights held and with the first thread holding a task window,
+ *	the two runs taking turns in blocks of round trips
  */
 enum pks_bench_figure {
 	PKS_BENCH_GUARD,
