@@ -87,8 +87,11 @@ for k in ${KERNELS:-6.1 6.12}; do
 	for n in $smp; do
 		out=$top/build/bench-$k-smp$n
 		echo "bench: Debian $k, $n vCPUs: booting the VM (a few minutes under emulation)" >&2
+		# A fresh NVDIMM each time: labels left by an earlier run
+		# (a namespace of another size, after a failure) would move
+		# the figures' namespaces.
 		mkdir -p "$out"
-		rm -f "$out/console.log"
+		rm -f "$out/console.log" "$out/nvdimm.img"
 		VM_SMP=$n PKSTEST_ENV=$env tests/vm/run-vm.sh "$k" pks "$out" bench \
 			> "$out/verdict" &
 		vm=$!
