@@ -2,15 +2,22 @@
 /*
  * Benchmark: the cost of opening a key with a guard window against the
  * correct alternative without PKS, a page-table change with a TLB flush on
- * every CPU, measured side by side over a buffer of the caller's size and
- * counted in events, since time ratios under emulation do not predict
- * hardware.
+ * every CPU, measured side by side over a buffer of the caller's size; the
+ * cost of a task window, which may sleep, against a guard window and
+ * against the same sleep without one; and a context switch with and
+ * without a task holding rights. All counted in events, since time ratios
+ * under emulation do not predict hardware.
  */
 #include "test.h"
 
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
@@ -91,7 +98,7 @@ static u64 pks_bench_set_ptes(struct pks_bench_buf *b, bool open,
 	return b->nr;
 }
 
-int pks_bench_run(struct pks_bench *b)
+static int pks_bench_guard(struct pks_bench *b)
 {
 	size_t bytes = b->access_bytes ? b->access_bytes : sizeof(u64);
 	struct pks_bench_buf tp, alt;
@@ -101,8 +108,7 @@ int pks_bench_run(struct pks_bench *b)
 	int key, rc;
 
 	/* The window loop runs with preemption off: bound what it writes. */
-	if (!b->iterations || b->iterations > 1000000 || b->rsvd ||
-	    bytes % sizeof(u64) || bytes > PKS_BENCH_MAX_BYTES ||
+	if (bytes % sizeof(u64) || bytes > PKS_BENCH_MAX_BYTES ||
 	    (u64)b->iterations * bytes > PKS_BENCH_MAX_TOTAL)
 		return -EINVAL;
 	key = pks_key_alloc("bench", NULL, NULL);
@@ -158,4 +164,299 @@ free_tp:
 free_key:
 	pks_key_free(key);
 	return rc;
+}
+
+/* Switch-outs @t has made, voluntary and involuntary. */
+static u64 pks_bench_switches(struct task_struct *t)
+{
+	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
+}
+
+/**
+ * struct pks_bench_thread - the task-window figure, on a bound kernel thread
+ * @b: the figure's in and out
+ * @key: the key its windows open
+ * @addr: a word mapped with @key
+ * @done: completed when the thread has finished
+ */
+struct pks_bench_thread {
+	struct pks_bench *b;
+	int key;
+	u64 *addr;
+	struct completion done;
+};
+
+/*
+ * One round of a task window around a write (@window) and a sleep of @us
+ * (if non-zero), added to @ns, @writes and @switches. The thread is bound
+ * to one CPU, whose counters see every PKRS write it causes; the counters,
+ * the clock and its switch count are read with preemption off just before
+ * the window opens and just after it closes, so @switches counts exactly
+ * the switch-outs made with the window open: those, and only those, run
+ * the task's preempt notifier.
+ */
+static void pks_bench_task_round(struct pks_bench_thread *bt, bool window,
+				 unsigned long us, u64 *ns, u64 *writes,
+				 u64 *switches)
+{
+	u64 w0, s0, w1, s1, t0, in;
+	struct pks_task_window w;
+
+	preempt_disable();
+	pks_counters(&w0, &s0);
+	t0 = ktime_get_ns();
+	if (window)
+		pks_task_window_open(bt->key, PKS_READ_WRITE, &w);
+	in = pks_bench_switches(current);
+	preempt_enable();
+	if (window)
+		WRITE_ONCE(*bt->addr, t0);
+	if (us)
+		usleep_range(us, us);
+	preempt_disable();
+	*switches += pks_bench_switches(current) - in;
+	if (window)
+		pks_task_window_close(&w);
+	*ns += ktime_get_ns() - t0;
+	pks_counters(&w1, &s1);
+	preempt_enable();
+	*writes += w1 - w0;
+}
+
+/*
+ * The four methods take turns, round by round, so that whatever else the
+ * machine does meanwhile weighs on each alike.
+ */
+static int pks_bench_task_fn(void *data)
+{
+	struct pks_bench_thread *bt = data;
+	struct pks_bench *b = bt->b;
+	unsigned long us = b->sleep_us ? b->sleep_us : 50;
+	u64 w0, s0, w1, s1, t0, i, sw = 0;
+	unsigned int prev;
+
+	for (i = 0; i < b->iterations; i++) {
+		/* The plain guard window, which may not sleep. */
+		preempt_disable();
+		pks_counters(&w0, &s0);
+		t0 = ktime_get_ns();
+		prev = pks_window_open(bt->key, PKS_READ_WRITE);
+		WRITE_ONCE(*bt->addr, i);
+		pks_window_close(bt->key, prev);
+		b->window_ns += ktime_get_ns() - t0;
+		pks_counters(&w1, &s1);
+		preempt_enable();
+		b->window_pkrs_writes += w1 - w0;
+
+		pks_bench_task_round(bt, true, 0, &b->task_ns,
+				     &b->task_pkrs_writes, &b->task_switches);
+		pks_bench_task_round(bt, false, us, &b->sleep_ns,
+				     &b->sleep_pkrs_writes, &sw);
+		pks_bench_task_round(bt, true, us, &b->sleep_window_ns,
+				     &b->sleep_window_pkrs_writes,
+				     &b->sleep_window_switches);
+	}
+	complete(&bt->done);
+	return 0;
+}
+
+static int pks_bench_task(struct pks_bench *b, unsigned int cpu)
+{
+	struct pks_bench_thread bt = { .b = b };
+	struct pks_bench_buf buf;
+	struct task_struct *t;
+	int rc;
+
+	bt.key = pks_key_alloc("bench", NULL, NULL);
+	if (bt.key < 0)
+		return bt.key;
+	rc = pks_bench_buf_alloc(&buf, sizeof(u64), bt.key);
+	if (rc)
+		goto free_key;
+	bt.addr = buf.addr;
+	init_completion(&bt.done);
+	t = kthread_create(pks_bench_task_fn, &bt, "pks-bench");
+	if (IS_ERR(t)) {
+		rc = PTR_ERR(t);
+		goto free_buf;
+	}
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(&bt.done);
+free_buf:
+	pks_bench_buf_free(&buf);
+free_key:
+	pks_key_free(bt.key);
+	return rc;
+}
+
+/**
+ * struct pks_bench_pingpong - two threads on one CPU handing a token
+ * @rounds: round trips to measure, after one more to warm up
+ * @key: the key the first thread holds a task window on, or -1 for none
+ * @ping: the token, to the second thread
+ * @pong: the token, back to the first
+ * @done: the first thread has finished
+ * @peer_done: the second thread has finished
+ * @peer: the second thread, held for the first to read its switch count
+ * @out: what the first thread measured, added to
+ */
+struct pks_bench_pingpong {
+	u32 rounds;
+	int key;
+	struct completion ping;
+	struct completion pong;
+	struct completion done;
+	struct completion peer_done;
+	struct task_struct *peer;
+	struct pks_bench_switch *out;
+};
+
+static int pks_bench_pong_fn(void *data)
+{
+	struct pks_bench_pingpong *pp = data;
+	u32 i;
+
+	for (i = 0; i <= pp->rounds; i++) {
+		wait_for_completion(&pp->ping);
+		complete(&pp->pong);
+	}
+	complete(&pp->peer_done);
+	return 0;
+}
+
+/*
+ * The first thread: with a key, it holds a task window on it from before
+ * the first count to after the last, so each of its switch-outs runs its
+ * preempt notifier (out, then in again before the last count).
+ */
+static int pks_bench_ping_fn(void *data)
+{
+	struct pks_bench_pingpong *pp = data;
+	struct pks_bench_switch *out = pp->out;
+	u64 w0, s0, w1, s1, a0, p0, t0;
+	struct pks_task_window w;
+	u32 i;
+
+	if (pp->key >= 0)
+		pks_task_window_open(pp->key, PKS_READ_WRITE, &w);
+	complete(&pp->ping);
+	wait_for_completion(&pp->pong);
+	preempt_disable();
+	pks_counters(&w0, &s0);
+	a0 = pks_bench_switches(current);
+	p0 = pks_bench_switches(pp->peer);
+	preempt_enable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < pp->rounds; i++) {
+		complete(&pp->ping);
+		wait_for_completion(&pp->pong);
+	}
+	out->ns += ktime_get_ns() - t0;
+	preempt_disable();
+	pks_counters(&w1, &s1);
+	a0 = pks_bench_switches(current) - a0;
+	p0 = pks_bench_switches(pp->peer) - p0;
+	preempt_enable();
+	if (pp->key >= 0)
+		pks_task_window_close(&w);
+	out->holder_switches += a0;
+	out->switches += a0 + p0;
+	out->pkrs_writes += w1 - w0;
+	out->pkrs_skips += s1 - s0;
+	complete(&pp->done);
+	return 0;
+}
+
+static int pks_bench_pingpong(u32 rounds, int key, unsigned int cpu,
+			      struct pks_bench_switch *out)
+{
+	struct pks_bench_pingpong pp = {
+		.rounds = rounds, .key = key, .out = out,
+	};
+	struct task_struct *ping;
+
+	init_completion(&pp.ping);
+	init_completion(&pp.pong);
+	init_completion(&pp.done);
+	init_completion(&pp.peer_done);
+	pp.peer = kthread_create(pks_bench_pong_fn, &pp, "pks-bench-pong");
+	if (IS_ERR(pp.peer))
+		return PTR_ERR(pp.peer);
+	ping = kthread_create(pks_bench_ping_fn, &pp, "pks-bench-ping");
+	if (IS_ERR(ping)) {
+		kthread_stop(pp.peer);
+		return PTR_ERR(ping);
+	}
+	get_task_struct(pp.peer);
+	kthread_bind(pp.peer, cpu);
+	kthread_bind(ping, cpu);
+	wake_up_process(pp.peer);
+	wake_up_process(ping);
+	wait_for_completion(&pp.done);
+	wait_for_completion(&pp.peer_done);
+	put_task_struct(pp.peer);
+	return 0;
+}
+
+/* Blocks of round trips, the two runs taking turns block by block. */
+#define PKS_BENCH_SWITCH_BLOCKS	10
+
+static int pks_bench_switch(struct pks_bench *b, unsigned int cpu)
+{
+	int i, key, rc = 0;
+	u32 n;
+
+	key = pks_key_alloc("bench", NULL, NULL);
+	if (key < 0)
+		return key;
+	for (i = 0; !rc && i < PKS_BENCH_SWITCH_BLOCKS; i++) {
+		n = b->iterations / PKS_BENCH_SWITCH_BLOCKS +
+		    (i < b->iterations % PKS_BENCH_SWITCH_BLOCKS);
+		if (!n)
+			continue;
+		rc = pks_bench_pingpong(n, -1, cpu, &b->plain);
+		if (!rc)
+			rc = pks_bench_pingpong(n, key, cpu, &b->granted);
+	}
+	pks_key_free(key);
+	return rc;
+}
+
+int pks_bench_run(struct pks_bench *b)
+{
+	unsigned long us = b->sleep_us ? b->sleep_us : 50;
+	struct pks_bench in = *b;
+	unsigned int cpu;
+
+	/* The figures add to their outputs: start those from zero. */
+	memset(b, 0, sizeof(*b));
+	b->size = in.size;
+	b->iterations = in.iterations;
+	b->access_bytes = in.access_bytes;
+	b->figure = in.figure;
+	b->sleep_us = in.sleep_us;
+	if (in.rsvd)
+		return -EINVAL;
+
+	if (!b->iterations || b->iterations > 1000000 ||
+	    b->figure >= PKS_BENCH_NR)
+		return -EINVAL;
+	if (b->figure == PKS_BENCH_GUARD)
+		return b->sleep_us ? -EINVAL : pks_bench_guard(b);
+	if (b->access_bytes)
+		return -EINVAL;
+	if (b->figure == PKS_BENCH_TASK_WINDOW &&
+	    (us > PKS_BENCH_MAX_SLEEP_US ||
+	     (u64)b->iterations * us > PKS_BENCH_MAX_SLEEP_TOTAL_US))
+		return -EINVAL;
+	if (b->figure == PKS_BENCH_SWITCH &&
+	    (b->sleep_us || b->iterations > PKS_BENCH_MAX_ROUNDS))
+		return -EINVAL;
+
+	/* The figure's threads are bound to the CPU the caller was on. */
+	cpu = raw_smp_processor_id();
+	if (b->figure == PKS_BENCH_TASK_WINDOW)
+		return pks_bench_task(b, cpu);
+	return pks_bench_switch(b, cpu);
 }

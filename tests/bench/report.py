@@ -106,6 +106,94 @@ def cost_rows(runs):
     return out
 
 
+def task_rows(runs):
+    """(figure, case, run, ns/op, baseline ns/op or None, PKRS writes/op,
+    counted): the task-window and context-switch figures, one row per
+    measured variant; an op is a window or a context switch."""
+    out = []
+    for run in runs:
+        for r in run["records"]:
+            if r.get("figure") == "task window":
+                n, us = r["iterations"], r["sleep_us"]
+                sw, ssw = r["task_switches"], r["sleep_window_switches"]
+                out += [
+                    ("task window", "guard window, no sleep", run,
+                     r["guard_ns_per_op"], None,
+                     r["guard_pkrs_writes"] / n,
+                     "%d writes in %d windows (2 each)" %
+                     (r["guard_pkrs_writes"], n)),
+                    ("task window", "task window, no sleep", run,
+                     r["task_ns_per_op"], r["guard_ns_per_op"],
+                     r["task_pkrs_writes"] / n,
+                     "%d writes = 2 x %d windows + 2 x %d switch-outs" %
+                     (r["task_pkrs_writes"], n, sw)),
+                    ("task window", "%d us sleep, no window" % us, run,
+                     r["sleep_ns_per_op"], None,
+                     r["sleep_pkrs_writes"] / n,
+                     "%d writes (0)" % r["sleep_pkrs_writes"]),
+                    ("task window", "task window around a %d us sleep" % us,
+                     run, r["sleep_window_ns_per_op"], r["sleep_ns_per_op"],
+                     r["sleep_window_pkrs_writes"] / n,
+                     "%d writes = 2 x %d windows + 2 x %d switch-outs" %
+                     (r["sleep_window_pkrs_writes"], n, ssw))]
+            elif r.get("figure") == "context switch":
+                p, g = r["plain"], r["granted"]
+                out += [
+                    ("context switch", "no rights held", run,
+                     p["ns_per_switch"], None, p["pkrs_writes_per_switch"],
+                     "%d writes, %d skipped in %d switches (0, 0)" %
+                     (p["pkrs_writes"], p["pkrs_skips"], p["switches"])),
+                    ("context switch", "one thread holds a task window", run,
+                     g["ns_per_switch"], p["ns_per_switch"],
+                     g["pkrs_writes_per_switch"],
+                     "%d writes in %d switches = 2 x %d switch-outs of "
+                     "the holder" % (g["pkrs_writes"], g["switches"],
+                                     g["holder_switches"]))]
+    return out
+
+
+def plot_task(outdir, rows):
+    """A bar chart per figure: ns per window or switch for each case, one
+    bar per kernel and vCPU count."""
+    made = []
+    for fig in sorted({r[0] for r in rows}):
+        sel = [r for r in rows if r[0] == fig]
+        series = sorted({(r[2]["series"], r[2]["vcpus"]) for r in sel})
+        cases = []
+        for r in sel:
+            if r[1] not in cases:
+                cases.append(r[1])
+        name = re.sub(r"[^a-z0-9]+", "-", fig.lower()).strip("-")
+        data = os.path.join(outdir, name + ".dat")
+        with open(data, "w") as f:
+            for case in cases:
+                vals = []
+                for s in series:
+                    v = [r[3] for r in sel if r[1] == case and
+                         (r[2]["series"], r[2]["vcpus"]) == s]
+                    vals.append("%f" % v[0] if v else "NaN")
+                f.write('"%s" %s\n' % (case, " ".join(vals)))
+        png = os.path.join(outdir, name + ".png")
+        plots = ["'%s' using %d%s title '%s %dcpu'" %
+                 (data if i == 0 else "", i + 2,
+                  ":xtic(1)" if i == 0 else "", s[0], s[1])
+                 for i, s in enumerate(series)]
+        script = "\n".join([
+            "set terminal pngcairo size 1000,500" if has_cairo() else
+            "set terminal png size 1000,500",
+            "set output '%s'" % png,
+            "set title '%s (TCG: times do not predict hardware)'" % fig,
+            "set ylabel 'ns per %s'" %
+            ("window" if fig == "task window" else "switch"),
+            "set style data histograms", "set style fill solid 0.8",
+            "set xtics rotate by -15", "set rmargin 16",
+            "set yrange [0:*]", "set key top left",
+            "plot " + ", ".join(plots), ""])
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+        made.append(png)
+    return made
+
+
 def spread(samples):
     s = sorted(samples)
     return {"min": s[0], "median": s[len(s) // 2], "max": s[-1]}
@@ -175,16 +263,17 @@ def has_cairo():
     return "pngcairo" in out.stdout + out.stderr
 
 
-def markdown(runs, table, cost):
+def markdown(runs, table, cost, task):
     when = datetime.date.today().isoformat()
     kernels = ", ".join(sorted({r["kernel"] for r in runs}))
     lines = ["Measured %s by `make bench` on %s, CPU model `%s` under QEMU "
              "TCG. TCG timings do not predict hardware (every PKRS write "
              "flushes the emulated TLB); the counted events do." %
-             (when, kernels, runs[0]["cpu_model"] if runs else "?"), "",
-             "| figure | case | kernel | vCPUs | without PKS or unprotected "
-             "| with PKS protection | ratio | counted (asserted) |",
-             "|---|---|---|---|---|---|---|---|"]
+             (when, kernels, runs[0]["cpu_model"] if runs else "?")]
+    if table:
+        lines += ["", "| figure | case | kernel | vCPUs | without PKS or "
+                  "unprotected | with PKS protection | ratio | counted "
+                  "(asserted) |", "|---|---|---|---|---|---|---|---|"]
     for fig, case, run, base, prot, counts, unit in table:
         ratio = base / prot if unit == "ns/op" else prot / base
         lines.append("| %s | %s | %s | %d | %.0f %s | %.0f %s | %.2f | %s |" %
@@ -202,6 +291,17 @@ def markdown(runs, table, cost):
                          (ns, run["series"], run["vcpus"], on["median"],
                           on["min"], on["max"], off["median"], off["min"],
                           off["max"], entries, leaf >> 10))
+    if task:
+        lines += ["", "Task windows (per window) and context switches (per "
+                  "switch), on kernel threads bound to one CPU:", "",
+                  "| figure | case | kernel | vCPUs | time | over its "
+                  "baseline | PKRS writes per op | counted (asserted) |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for fig, case, run, ns, base, writes, counts in task:
+            lines.append("| %s | %s | %s | %d | %.0f ns | %s | %.2f | %s |" %
+                         (fig, case, run["series"], run["vcpus"], ns,
+                          "" if base is None else "%+.0f ns" % (ns - base),
+                          writes, counts))
     return "\n".join(lines) + "\n"
 
 
@@ -214,8 +314,10 @@ def main():
         json.dump({"date": datetime.datetime.now().isoformat(),
                    "runs": runs}, f, indent=1)
     cost = cost_rows(runs)
-    pngs = plot(outdir, table) + plot_cost(outdir, cost)
-    md = markdown(runs, table, cost)
+    task = task_rows(runs)
+    pngs = plot(outdir, table) + plot_cost(outdir, cost) + \
+        plot_task(outdir, task)
+    md = markdown(runs, table, cost, task)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(md)
     readme = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")

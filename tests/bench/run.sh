@@ -6,7 +6,10 @@
 # sweeps 1 2 4 8), then write build/bench/results.json, a PNG plot per
 # figure and a Markdown table, which also goes into README.md. Under TCG
 # every PKRS write flushes the emulated TLB, so time ratios here do not
-# predict hardware; the event counts, asserted by the case, do.
+# predict hardware; the event counts, asserted by the case, do. Each
+# figure's progress line is shown while the VM runs it.
+# BENCH_FIGURES=NAME+NAME... runs only those figures of guard, task-window,
+# switch, pvm, user, ext4 and cost (the README table then holds only them).
 #
 # On a host whose CPU has PKS (and whose kernel's build tree is installed),
 # BENCH_HOST=1 measures the guard-window figure on the host kernel instead:
@@ -59,13 +62,42 @@ if [ -n "${BENCH_HOST:-}" ]; then
 	exit $rc
 fi
 
+# follow PID LOG LABEL: while PID (the VM) runs, print the progress lines
+# the bench case writes to the console LOG as each figure starts.
+follow() {
+	local seen=0 lines count
+	while :; do
+		lines=$(grep -ao 'pks-bench-progress: .*' "$2" 2>/dev/null | tr -d '\r')
+		count=$(printf '%s' "$lines" | grep -c '^')
+		if [ "$count" -gt "$seen" ]; then
+			printf '%s\n' "$lines" | tail -n +$((seen + 1)) |
+				sed "s|^pks-bench-progress: |bench: $3: running |" >&2
+			seen=$count
+		fi
+		kill -0 "$1" 2>/dev/null || break
+		sleep 5
+	done
+}
+
+env=${PKSTEST_ENV:-}
+[ -n "${BENCH_FIGURES:-}" ] && env=${env:+$env,}BENCH_FIGURES=$BENCH_FIGURES
 smp=${BENCH_SMP:-2}
 [ -n "${BENCH_FULL:-}" ] && smp="1 2 4 8"
 for k in ${KERNELS:-6.1 6.12}; do
 	for n in $smp; do
 		out=$top/build/bench-$k-smp$n
 		echo "bench: Debian $k, $n vCPUs: booting the VM (a few minutes under emulation)" >&2
-		verdict=$(VM_SMP=$n tests/vm/run-vm.sh "$k" pks "$out" bench)
+		# A fresh NVDIMM each time: labels left by an earlier run
+		# (a namespace of another size, after a failure) would move
+		# the figures' namespaces.
+		mkdir -p "$out"
+		rm -f "$out/console.log" "$out/nvdimm.img"
+		VM_SMP=$n PKSTEST_ENV=$env tests/vm/run-vm.sh "$k" pks "$out" bench \
+			> "$out/verdict" &
+		vm=$!
+		follow $vm "$out/console.log" "$k/$n"
+		wait $vm
+		verdict=$(cat "$out/verdict")
 		echo "$verdict"
 		grep '^{' "$out/bench.out" | while read -r line; do
 			echo "bench: $k/$n: $(echo "$line" | jq -r '(.figure // "guard window") + " " + ((.pattern // .namespace // .access_bytes // "") | tostring)')" >&2

@@ -299,23 +299,62 @@ enum pks_mode {
 #define PKS_COPY_MAX		(1u << 20)
 
 /**
- * struct pks_bench - compare a guard window with a page-table change,
- *	PKS_IOC_BENCH, run on one CPU of the caller's choosing (the current)
+ * struct pks_bench_switch - one run of the context-switch figure: two
+ *	kernel threads bound to one CPU hand a token back and forth
+ * @ns: time for all the round trips
+ * @switches: context switches on that CPU: both threads' switch-outs
+ * @holder_switches: those of the first thread, the one that holds a task
+ *	window in the granted run
+ * @pkrs_writes: PKRS writes on that CPU meanwhile
+ * @pkrs_skips: redundant PKRS writes skipped on it meanwhile
+ */
+struct pks_bench_switch {
+	__u64 ns;
+	__u64 switches;
+	__u64 holder_switches;
+	__u64 pkrs_writes;
+	__u64 pkrs_skips;
+};
+
+/**
+ * struct pks_bench - a benchmark figure of /dev/pks-test, PKS_TEST_IOC_BENCH,
+ *	run on the caller's current CPU
  * @size: in: sizeof(struct pks_bench)
- * @iterations: in: accesses per method, 1..1000000
- * @window_ns: out: time for @iterations window open, write, close
+ * @iterations: in: accesses per method, 1..1000000 (for
+ *	PKS_BENCH_TASK_WINDOW, windows per loop; for PKS_BENCH_SWITCH, round
+ *	trips per run, up to PKS_BENCH_MAX_ROUNDS)
+ * @window_ns: out: time for @iterations guard windows: open, write, close
  * @window_pkrs_writes: out: PKRS writes those made
- * @redundant_pkrs_writes: out: PKRS writes made by @iterations opens of
- *	an already open key
- * @pte_ns: out: time for @iterations of the alternative without PKS:
- *	make the buffer writable (a PTE change per page, one TLB flush on
- *	every CPU), write, make it inaccessible again (the same again)
+ * @redundant_pkrs_writes: out: PKS_BENCH_GUARD: PKRS writes made by
+ *	@iterations opens of an already open key
+ * @pte_ns: out: PKS_BENCH_GUARD: time for @iterations of the alternative
+ *	without PKS: make the buffer writable (a PTE change per page, one TLB
+ *	flush on every CPU), write, make it inaccessible again (the same again)
  * @pte_updates: out: PTE writes those made
  * @tlb_flushes: out: TLB flushes they made (one per CPU per change)
- * @access_bytes: in: bytes each access writes, a multiple of 8 up to
- *	PKS_BENCH_MAX_BYTES; 0 means 8. The buffer spans as many pages.
- *	@iterations times @access_bytes is at most PKS_BENCH_MAX_TOTAL.
+ * @access_bytes: in: PKS_BENCH_GUARD: bytes each access writes, a multiple
+ *	of 8 up to PKS_BENCH_MAX_BYTES; 0 means 8. The buffer spans as many
+ *	pages. @iterations times @access_bytes is at most PKS_BENCH_MAX_TOTAL.
+ *	Other figures write 8 bytes and take 0 only.
+ * @figure: in: enum pks_bench_figure
+ * @sleep_us: in: PKS_BENCH_TASK_WINDOW: how long each sleeping window
+ *	sleeps, up to PKS_BENCH_MAX_SLEEP_US; 0 means 50. @iterations times
+ *	@sleep_us is at most PKS_BENCH_MAX_SLEEP_TOTAL_US. Others take 0.
  * @rsvd: in: 0
+ * @task_ns: out: PKS_BENCH_TASK_WINDOW: time for @iterations task windows
+ *	that do not sleep (open, write, close), on a kernel thread bound to
+ *	the CPU
+ * @task_pkrs_writes: out: PKRS writes on that CPU meanwhile
+ * @task_switches: out: the thread's switch-outs inside those windows
+ * @sleep_ns: out: time for @iterations sleeps of @sleep_us, no window
+ * @sleep_pkrs_writes: out: PKRS writes on the CPU meanwhile
+ * @sleep_window_ns: out: time for @iterations task windows that each sleep
+ *	@sleep_us (open, write, sleep, close)
+ * @sleep_window_pkrs_writes: out: PKRS writes on the CPU meanwhile
+ * @sleep_window_switches: out: the thread's switch-outs inside them
+ * @plain: out: PKS_BENCH_SWITCH with neither thread holding rights
+ * @granted: out: PKS_BENCH_SWITCH with the first thread holding a task
+ *	window open for the whole run
  */
 struct pks_bench {
 	__u32 size;
@@ -327,11 +366,43 @@ struct pks_bench {
 	__u64 pte_updates;
 	__u64 tlb_flushes;
 	__u32 access_bytes;
+	__u32 figure;
+	__u32 sleep_us;
 	__u32 rsvd;
+	__u64 task_ns;
+	__u64 task_pkrs_writes;
+	__u64 task_switches;
+	__u64 sleep_ns;
+	__u64 sleep_pkrs_writes;
+	__u64 sleep_window_ns;
+	__u64 sleep_window_pkrs_writes;
+	__u64 sleep_window_switches;
+	struct pks_bench_switch plain;
+	struct pks_bench_switch granted;
+};
+
+/**
+ * enum pks_bench_figure - what PKS_TEST_IOC_BENCH measures
+ * @PKS_BENCH_GUARD: a guard window against a PTE change with a TLB flush
+ *	on every CPU
+ * @PKS_BENCH_TASK_WINDOW: a guard window, a task window, a sleep, and a
+ *	task window around a sleep, taking turns round by round
+ * @PKS_BENCH_SWITCH: context switches between two threads on one CPU,
+ *	with no rights held and with the first thread holding a task window,
+ *	the two runs taking turns in blocks of round trips
+ */
+enum pks_bench_figure {
+	PKS_BENCH_GUARD,
+	PKS_BENCH_TASK_WINDOW,
+	PKS_BENCH_SWITCH,
+	PKS_BENCH_NR
 };
 
 #define PKS_BENCH_MAX_BYTES	(2u << 20)
 #define PKS_BENCH_MAX_TOTAL	(1ull << 30)
+#define PKS_BENCH_MAX_ROUNDS	100000
+#define PKS_BENCH_MAX_SLEEP_US	10000
+#define PKS_BENCH_MAX_SLEEP_TOTAL_US	(30u * 1000 * 1000)
 
 #define PKS_FAULT_STACK		6
 #define PKS_SYM_LEN		64
@@ -667,9 +738,10 @@ struct pks_holders {
 #define PKS_TEST_IOC_STRAY	_IOWR(PKS_IOC_MAGIC, 0x42, struct pks_copy)
 
 /*
- * PKS_TEST_IOC_BENCH: run the comparison in struct pks_bench.
- * Return 0 on success, -EINVAL on a bad size, iteration count or access
- * size, -ENOSPC when no key is free, -ENOMEM.
+ * PKS_TEST_IOC_BENCH: measure the figure struct pks_bench names.
+ * Return 0 on success, -EINVAL on a bad size, figure, iteration count,
+ * access size, sleep or non-zero rsvd, -ENOSPC when no key is free,
+ * -ENOMEM, or an error from creating the figure's kernel threads.
  */
 #define PKS_TEST_IOC_BENCH	_IOWR(PKS_IOC_MAGIC, 0x43, struct pks_bench)
 
