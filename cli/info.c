@@ -148,12 +148,13 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	       pks_get_tasks_attached(ctx),
 	       (unsigned long long)pks_get_fault_probe_hits(ctx));
 	pks_path_foreach(ctx, path)
-		printf("path %-12s probed %u/%u calls %llu grants %llu missed %llu\n",
+		printf("path %-12s probed %u/%u calls %llu grants %llu missed %llu late %llu\n",
 		       pks_path_get_name(path), pks_path_get_probed(path),
 		       pks_path_get_functions(path),
 		       (unsigned long long)pks_path_get_calls(path),
 		       (unsigned long long)pks_path_get_grants(path),
-		       (unsigned long long)pks_path_get_missed(path));
+		       (unsigned long long)pks_path_get_missed(path),
+		       (unsigned long long)pks_path_get_late(path));
 	printf("accounting:");
 	for (i = 0; i < pks_get_nr_counts(ctx); i++)
 		printf(" %s=%llu", pks_count_get_name(ctx, i),

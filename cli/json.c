@@ -75,6 +75,8 @@ struct json_object *pks_path_to_json(struct pks_path *path)
 			       json_object_new_uint64(pks_path_get_grants(path)));
 	json_object_object_add(jpath, "missed",
 			       json_object_new_uint64(pks_path_get_missed(path)));
+	json_object_object_add(jpath, "late",
+			       json_object_new_uint64(pks_path_get_late(path)));
 	return jpath;
 }
 

@@ -204,13 +204,13 @@ void pkstool_persist_to_json(struct pkstool_persist *p, struct pks_ns *ns,
 }
 
 enum apply_result {
-	APPLY_ENABLED, APPLY_ALREADY, APPLY_MISSING, APPLY_CHANGED,
+	APPLY_ENABLED, APPLY_ALREADY, APPLY_MISSING, APPLY_DRIFTED,
 	APPLY_REFUSED, APPLY_NR
 };
 
 static const char *const apply_names[APPLY_NR] = {
 	[APPLY_ENABLED] = "enabled", [APPLY_ALREADY] = "already",
-	[APPLY_MISSING] = "missing", [APPLY_CHANGED] = "changed",
+	[APPLY_MISSING] = "missing", [APPLY_DRIFTED] = "drifted",
 	[APPLY_REFUSED] = "refused",
 };
 
@@ -218,7 +218,8 @@ static const char *const apply_names[APPLY_NR] = {
  * One record: protect its namespace in the recorded mode. What cannot be
  * done as recorded is reported and left alone, never guessed at: a
  * namespace that is gone (or was re-created, with a new UUID), one that
- * can no longer be protected, or one protected in another mode.
+ * can no longer be protected, or one protected in another mode (drifted:
+ * not enable's "changed", which says the mode was set).
  */
 static enum apply_result apply_one(struct pkstool_persist *p,
 				   struct pks_ctx *ctx, const char *group,
@@ -254,7 +255,7 @@ static enum apply_result apply_one(struct pkstool_persist *p,
 	if (!pks_ns_can_protect(ns)) {
 		snprintf(why, len, "%s is %s now, which cannot be protected",
 			 pks_ns_get_name(ns), pks_ns_get_mode(ns));
-		return APPLY_CHANGED;
+		return APPLY_DRIFTED;
 	}
 	if (pks_ns_is_protected(ns)) {
 		now = pks_ns_get_protection_mode(ns);
@@ -265,7 +266,7 @@ static enum apply_result apply_one(struct pkstool_persist *p,
 			 pks_ns_get_name(ns),
 			 pks_mode_name(now) ? pks_mode_name(now) : "?",
 			 pks_mode_name(mode));
-		return APPLY_CHANGED;
+		return APPLY_DRIFTED;
 	}
 	rc = pks_ns_protect(ns, mode, why, len);
 	if (rc) {
@@ -328,17 +329,23 @@ int pkstool_persist_apply(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 		json_object_object_add(jrec, "reason", *why ?
 				       json_object_new_string(why) : NULL);
 		json_object_array_add(array, jrec);
+		/* For people: what each record came to, as enable prints. */
+		if (!opts->json)
+			printf("%s: %s%s%s%s\n",
+			       ns ? pks_ns_get_name(ns) : groups[i],
+			       apply_names[res], *why ? " (" : "", why,
+			       *why ? ")" : "");
 	}
 	g_strfreev(groups);
 	if (opts->json)
 		display_json_array(array);
 	json_object_put(array);
 	fprintf(stderr,
-		"pkstool: enable --from-config %s: %u enabled, %u already, %u missing, %u changed, %u refused\n",
+		"pkstool: enable --from-config %s: %u enabled, %u already, %u missing, %u drifted, %u refused\n",
 		p->path, count[APPLY_ENABLED], count[APPLY_ALREADY],
-		count[APPLY_MISSING], count[APPLY_CHANGED],
+		count[APPLY_MISSING], count[APPLY_DRIFTED],
 		count[APPLY_REFUSED]);
 	pkstool_persist_close(p, opts, "enable");
-	return count[APPLY_MISSING] + count[APPLY_CHANGED] +
+	return count[APPLY_MISSING] + count[APPLY_DRIFTED] +
 	       count[APPLY_REFUSED] ? -EIO : 0;
 }

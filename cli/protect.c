@@ -171,7 +171,7 @@ static enum protect_result enable_one(const struct protect_opts *opts,
 		if (opts->mode < 0 ||
 		    opts->mode == pks_ns_get_protection_mode(ns))
 			return RESULT_ALREADY;
-		rc = pks_ns_set_mode(ns, opts->mode);
+		rc = pks_ns_set_protection_mode(ns, opts->mode);
 		if (rc) {
 			snprintf(why, len, "cannot change the mode: %s",
 				 strerror(-rc));

@@ -111,7 +111,7 @@ static int pks_addr_key(unsigned long address)
  */
 struct pks_fault_scratch {
 	struct pks_fault f;
-	unsigned long entries[PKS_FAULT_STACK + 24];
+	unsigned long entries[PKS_FAULT_STACK + 56];
 };
 
 static DEFINE_PER_CPU(struct pks_fault_scratch, pks_scratch[4]);
@@ -228,6 +228,21 @@ u64 pks_fault_probe_hits(void)
 	return atomic64_read(&pks_fixup_hits);
 }
 
+/* Whether the faulting context is inside a granted path, unseen. */
+static bool pks_fault_late(struct pks_fault_scratch *sc,
+			   struct pt_regs *fregs)
+{
+	unsigned int nr, i;
+
+	nr = stack_trace_save(sc->entries, ARRAY_SIZE(sc->entries), 0);
+	/* Skip this handler's own frames, up to the faulting instruction. */
+	for (i = 0; i < nr && sc->entries[i] != fregs->ip; i++)
+		;
+	if (i == nr)
+		return false;
+	return pks_grant_late(fregs->ip, sc->entries + i + 1, nr - i - 1);
+}
+
 /*
  * kernelmode_fixup_or_oops(struct pt_regs *regs, unsigned long error_code,
  *			    unsigned long address, ...)
@@ -265,6 +280,19 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	rcu_read_lock();
 	prot = pks_prot_at(address, f->owner, &f->offset, &mode);
 	if (prot && pks_grant_fault(key, error_code & X86_PF_WRITE)) {
+		rcu_read_unlock();
+		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
+		return 1;
+	}
+	/*
+	 * A call that entered its path unseen: the task holds the key as a
+	 * callback grant does (until it returns to user space, or for a
+	 * kernel thread until it leaves the CPU). Not a single step: the
+	 * access may be a copy to user memory, whose own fault can sleep.
+	 */
+	if (prot && pks_fault_late(sc, fregs) &&
+	    pks_callback_grant(key, error_code & X86_PF_WRITE ? 0 :
+				    PKS_PKRS_WD)) {
 		rcu_read_unlock();
 		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
 		return 1;

@@ -18,17 +18,22 @@
  */
 #include "pks_internal.h"
 
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 
 /**
  * struct pks_path - counters of one granted kernel path
  * @calls: entries into its functions while armed
  * @grants: keys opened for a task inside them
+ * @late: of those, single instructions let through for a call whose
+ *	entry was not seen (see pks_grant_late())
  */
 struct pks_path {
 	atomic64_t calls;
 	atomic64_t grants;
+	atomic64_t late;
 };
 
 #define ___PKS_P(id, name) name
@@ -43,12 +48,16 @@ static struct pks_path pks_paths[PKS_PATH_NR];
  * @path: the enum pks_path_id it belongs to
  * @registered: register_kretprobe() succeeded
  * @warned: its absence was reported once
+ * @start: the function's first byte, once registered
+ * @end: the byte after its last
  */
 struct pks_path_probe {
 	struct kretprobe krp;
 	int path;
 	bool registered;
 	bool warned;
+	unsigned long start;
+	unsigned long end;
 };
 
 /**
@@ -179,6 +188,68 @@ bool pks_grant_fault(int key, bool write)
 	return true;
 }
 
+/* Where @pp's function lies, from its symbol's size ("name+0x0/0x1f0"). */
+static void pks_path_probe_span(struct pks_path_probe *pp)
+{
+	unsigned long start = (unsigned long)pp->krp.kp.addr, size = 0;
+	char sym[KSYM_SYMBOL_LEN];
+	const char *slash;
+
+	sprint_symbol(sym, start);
+	slash = strchr(sym, '/');
+	if (!slash || sscanf(slash + 1, "%lx", &size) != 1)
+		size = 0;
+	WRITE_ONCE(pp->start, start);
+	WRITE_ONCE(pp->end, start + size);
+}
+
+/**
+ * pks_grant_late() - whether a fault comes from inside a granted path
+ *	whose entry the probes did not see
+ * @ip: the faulting instruction
+ * @frames: the faulting context's return addresses, innermost first
+ * @nr: how many
+ *
+ * A call already running when the probes were armed (a pipe read asleep
+ * since before the first protection, a block write in flight while it was
+ * keyed), or one that found every probe instance busy, holds no grant:
+ * its fault would oops a legitimate access. Its stack still says where it
+ * is, so the caller grants the key to the task, as a fault callback's
+ * grant: until it returns to user space, or for a kernel thread until it
+ * next leaves the CPU (a later fault in the same call is granted again).
+ *
+ * Return: true when @ip or a frame lies in a probed function.
+ */
+bool pks_grant_late(unsigned long ip, const unsigned long *frames,
+		    unsigned int nr)
+{
+	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 1);
+	unsigned int i, j;
+
+	if (!in_task() || !READ_ONCE(pks_grants_armed))
+		return false;
+	for (i = 0; i <= nr; i++) {
+		unsigned long a = i ? frames[i - 1] : ip;
+
+		for (j = 0; j < ARRAY_SIZE(pks_path_probes); j++) {
+			struct pks_path_probe *pp = &pks_path_probes[j];
+
+			if (!READ_ONCE(pp->registered) ||
+			    kprobe_gone(&pp->krp.kp) ||
+			    a < READ_ONCE(pp->start) || a >= READ_ONCE(pp->end))
+				continue;
+			atomic64_inc(&pks_paths[pp->path].grants);
+			atomic64_inc(&pks_paths[pp->path].late);
+			if (__ratelimit(&rs))
+				pr_info("%s: a call already inside %s when protection started was let through\n",
+					pks_path_names[pp->path],
+					pp->krp.kp.symbol_name);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Place or enable the probes; called with pks_lock held on every protect.
  * A probe whose function was missing (in a module not loaded yet, such as
@@ -199,6 +270,8 @@ void pks_grants_arm(void)
 			continue;
 		}
 		rc = register_kretprobe(&pp->krp);
+		if (!rc)
+			pks_path_probe_span(pp);
 		pp->registered = !rc;
 		pks_acct_add(PKS_ACCT_PROBES, pp->registered);
 		if (rc && !pp->warned)
@@ -260,6 +333,7 @@ void pks_grants_fill(struct pks_grants *g)
 		strscpy(pi->name, pks_path_names[p], sizeof(pi->name));
 		pi->calls = atomic64_read(&pks_paths[p].calls);
 		pi->grants = atomic64_read(&pks_paths[p].grants);
+		pi->late = atomic64_read(&pks_paths[p].late);
 	}
 	for (i = 0; i < ARRAY_SIZE(pks_path_probes); i++) {
 		struct pks_path_probe *pp = &pks_path_probes[i];

@@ -40,6 +40,8 @@ void pks_tasks_exit(void);
 
 /* grants.c */
 bool pks_grant_fault(int key, bool write);
+bool pks_grant_late(unsigned long ip, const unsigned long *frames,
+		    unsigned int nr);
 void pks_grants_arm(void);
 void pks_grants_disarm(void);
 void pks_grants_exit(void);

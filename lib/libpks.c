@@ -502,6 +502,11 @@ uint64_t pks_path_get_grants(struct pks_path *path)
 	return path->info.grants;
 }
 
+uint64_t pks_path_get_late(struct pks_path *path)
+{
+	return path->info.late;
+}
+
 uint64_t pks_path_get_missed(struct pks_path *path)
 {
 	return path->info.missed;
@@ -1100,6 +1105,11 @@ int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 }
 
 int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode)
+{
+	return pks_ns_set_protection_mode(ns, mode);
+}
+
+int pks_ns_set_protection_mode(struct pks_ns *ns, enum pks_mode mode)
 {
 	struct pks_set_mode set = {
 		.size = sizeof(set),

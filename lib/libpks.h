@@ -153,6 +153,8 @@ unsigned int pks_path_get_probed(struct pks_path *path);
 uint64_t pks_path_get_calls(struct pks_path *path);
 uint64_t pks_path_get_grants(struct pks_path *path);
 uint64_t pks_path_get_missed(struct pks_path *path);
+/* Grants to calls whose entry was not seen (found on the task's stack). */
+uint64_t pks_path_get_late(struct pks_path *path);
 
 struct pks_cpu *pks_cpu_get_first(struct pks_ctx *ctx);
 struct pks_cpu *pks_cpu_get_next(struct pks_cpu *cpu);
@@ -226,16 +228,19 @@ int pks_ns_get_key(struct pks_ns *ns);
 int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 		   size_t len);
 /*
- * pks_ns_set_mode() - change the protection mode of a protected namespace.
+ * pks_ns_set_protection_mode() - change the protection mode of a
+ * protected namespace; pks_ns_get_protection_mode() reads it back.
  * Return: 0, or a negative errno (-ENOENT: it is not protected).
  */
-int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode);
+int pks_ns_set_protection_mode(struct pks_ns *ns, enum pks_mode mode);
 /*
  * The protection mode (enum pks_mode) of a protected namespace, or
- * -ENOENT when it is unprotected; the counterpart of pks_ns_set_mode().
- * pks_ns_get_mode() is the namespace's ndctl mode (devdax, fsdax, ...).
+ * -ENOENT when it is unprotected. pks_ns_get_mode() is something else:
+ * the namespace's ndctl mode (devdax, fsdax, ...).
  */
 int pks_ns_get_protection_mode(struct pks_ns *ns);
+/* Deprecated (LIBPKS_1): pks_ns_set_protection_mode() under its old name. */
+int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode);
 uint64_t pks_ns_get_faults(struct pks_ns *ns);
 const char *pks_mode_name(int mode);			/* NULL when unknown */
 int pks_mode_lookup(const char *name);			/* or -EINVAL */

@@ -35,7 +35,7 @@ protected_as() {
 
 # Control: nothing recorded, nothing protected.
 out=$(pkstool enable --from-config 2>&1) || fail "--from-config without records: $out"
-echo "$out" | grep -q ': 0 enabled, 0 already, 0 missing, 0 changed, 0 refused' ||
+echo "$out" | grep -q ': 0 enabled, 0 already, 0 missing, 0 drifted, 0 refused' ||
 	fail "--from-config without records: $out"
 protected_as "$DAX_NS" -
 expect_eq "persistent before" "$(ns_json "$DAX_NS" .persistent)" false
@@ -62,7 +62,7 @@ rmmod pks || fail "rmmod pks failed"
 protected_as "$DAX_NS" -
 protected_as "$FSDAX_NS" -
 out=$(pkstool enable --from-config 2>&1) || fail "--from-config after reload: $out"
-echo "$out" | grep -q ': 2 enabled, 0 already, 0 missing, 0 changed, 0 refused' ||
+echo "$out" | grep -q ': 2 enabled, 0 already, 0 missing, 0 drifted, 0 refused' ||
 	fail "--from-config after reload: $out"
 protected_as "$DAX_NS" relaxed
 protected_as "$FSDAX_NS" strict
@@ -74,6 +74,7 @@ ndctl disable-namespace "$DAX_NS" > /dev/null || fail "disable-namespace failed"
 ndctl enable-namespace "$DAX_NS" > /dev/null || fail "enable-namespace failed"
 protected_as "$DAX_NS" -
 json=$(pkstool enable --from-config --json dax0.0) || fail "--from-config dax0.0 failed"
+echo "$json" | emit_json from-config
 expect_eq "only dax0.0's record" "$(echo "$json" | jq -r '[.[] | .dev + ":" + .result] | join(",")')" "$DAX_NS:enabled"
 protected_as "$DAX_NS" relaxed
 protected_as "$FSDAX_NS" strict
@@ -82,7 +83,10 @@ protected_as "$FSDAX_NS" strict
 expect_rc 0 pkstool enable --mode=strict dax0.0
 out=$(pkstool enable --from-config 2>&1)
 expect_eq "exit with a changed mode" "$?" 1
-echo "$out" | grep -q "changed: $DAX_NS is protected strict, recorded relaxed" ||
+echo "$out" | grep -q "^$DAX_NS: drifted ($DAX_NS is protected strict" ||
+	fail "no text line for the drifted record: $out"
+pkstool enable --from-config --json | emit_json from-config
+echo "$out" | grep -q "drifted: $DAX_NS is protected strict, recorded relaxed" ||
 	fail "changed mode not reported: $out"
 protected_as "$DAX_NS" strict
 expect_rc 0 pkstool enable --persist --mode=relaxed dax0.0

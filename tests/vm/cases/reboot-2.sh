@@ -26,7 +26,7 @@ expect_eq "same namespaces" \
 expect_eq "unprotected after boot" "$(ns_json "$DAX_NS" .protected)" false
 out=$(pkstool enable --from-config 2>&1) || fail "--from-config: $out"
 echo "$out"
-echo "$out" | grep -q ': 2 enabled, 0 already, 0 missing, 0 changed, 0 refused' ||
+echo "$out" | grep -q ': 2 enabled, 0 already, 0 missing, 0 drifted, 0 refused' ||
 	fail "--from-config summary: $out"
 expect_eq "dax0.0 protected" "$(ns_json "$DAX_NS" .protected)" true
 expect_eq "dax0.0 mode" "$(ns_json "$DAX_NS" .protection_mode)" relaxed

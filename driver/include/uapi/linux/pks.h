@@ -541,6 +541,10 @@ enum pks_path_id PKS_GRANT_PATHS;
  * @calls: calls of them while a namespace was protected
  * @grants: keys opened for a task inside such a call
  * @missed: calls not seen because every probe instance was in use
+ * @late: of @grants, those to a call whose entry was not seen (already
+ *	running when the probes were armed, or missed): its fault came from
+ *	inside one of the path's functions, and the task holds the key until
+ *	it returns to user space (a kernel thread: until it leaves the CPU)
  */
 struct pks_path_info {
 	char name[PKS_NAME_LEN];
@@ -549,6 +553,7 @@ struct pks_path_info {
 	__u64 calls;
 	__u64 grants;
 	__u64 missed;
+	__u64 late;
 };
 
 /**
