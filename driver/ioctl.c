@@ -111,6 +111,25 @@ static long pks_ioctl_unprotect(void __user *argp)
 	return rc;
 }
 
+/*
+ * The end of a count-then-fill call: copy what fits of @count items into
+ * the caller's array at @uarray (room for @room), set *@nr to @count (so
+ * that a caller short of room learns how much to ask for), and copy the
+ * request of @size bytes at @req back to @argp.
+ */
+static long pks_copy_out_counted(void __user *argp, void *req, size_t size,
+				 __u32 *nr, u64 uarray, const void *items,
+				 u32 room, int count, size_t item_size)
+{
+	if (room && copy_to_user(u64_to_user_ptr(uarray), items,
+				 min_t(u32, room, count) * item_size))
+		return -EFAULT;
+	*nr = count;
+	if (copy_to_user(argp, req, size))
+		return -EFAULT;
+	return 0;
+}
+
 static long pks_ioctl_list(struct file *file, void __user *argp)
 {
 	struct pks_range_info *info = NULL;
@@ -135,12 +154,8 @@ static long pks_ioctl_list(struct file *file, void __user *argp)
 	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
 		for (i = 0; i < min_t(u32, nr, count); i++)
 			info[i].start = 0;
-	if (nr && copy_to_user(u64_to_user_ptr(list.ranges), info,
-			       min_t(u32, nr, count) * sizeof(*info)))
-		rc = -EFAULT;
-	list.nr = count;
-	if (!rc && copy_to_user(argp, &list, sizeof(list)))
-		rc = -EFAULT;
+	rc = pks_copy_out_counted(argp, &list, sizeof(list), &list.nr,
+				  list.ranges, info, nr, count, sizeof(*info));
 	kfree(info);
 	return rc;
 }
@@ -256,12 +271,9 @@ static long pks_ioctl_holders(void __user *argp)
 			return -ENOMEM;
 	}
 	count = pks_holders_fill(holders, nr);
-	if (nr && copy_to_user(u64_to_user_ptr(req.holders), holders,
-			       min_t(u32, nr, count) * sizeof(*holders)))
-		rc = -EFAULT;
-	req.nr = count;
-	if (!rc && copy_to_user(argp, &req, sizeof(req)))
-		rc = -EFAULT;
+	rc = pks_copy_out_counted(argp, &req, sizeof(req), &req.nr,
+				  req.holders, holders, nr, count,
+				  sizeof(*holders));
 	kfree(holders);
 	return rc;
 }

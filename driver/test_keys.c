@@ -7,11 +7,13 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 /*
  * all-keys: with every key allocated at once, each key guards its own page
@@ -88,6 +90,7 @@ out:
  * @magic: read by the callback through its @data: proves @data is alive
  * @seen: what the callback read there
  * @entered: the callback has started
+ * @freeing: the test is about to free the key
  * @finished: the callback has returned
  * @written: the writer's store has landed (retried after the grant)
  */
@@ -96,18 +99,34 @@ struct pks_key_free_state {
 	u64 magic;
 	u64 seen;
 	bool entered;
+	bool freeing;
 	bool finished;
 	struct completion written;
 };
 
-/* A slow consumer callback: long enough for the key to be freed under it. */
+/* Busy-wait @ns by the clock: delay loops are not calibrated under TCG. */
+static void pks_key_free_spin(struct pks_key_free_state *st, bool *until,
+			      u64 ns)
+{
+	u64 t0 = ktime_get_mono_fast_ns();
+
+	while ((!until || !READ_ONCE(*until)) &&
+	       ktime_get_mono_fast_ns() - t0 < ns)
+		cpu_relax();
+}
+
+/*
+ * A slow consumer callback: it holds on until the test starts freeing the
+ * key (10 s at most), then 20 ms more, so that the free runs under it.
+ */
 static bool pks_key_free_cb(int key, unsigned long address, bool write,
 			    void *data)
 {
 	struct pks_key_free_state *st = data;
 
 	WRITE_ONCE(st->entered, true);
-	mdelay(50);
+	pks_key_free_spin(st, &st->freeing, 10 * NSEC_PER_SEC);
+	pks_key_free_spin(st, NULL, 20 * NSEC_PER_MSEC);
 	st->seen = READ_ONCE(st->magic);
 	/* Publishes @seen to whoever sees @finished. */
 	smp_store_release(&st->finished, true);
@@ -143,7 +162,8 @@ static int pks_test_key_free(struct pks_test_ctx *ctx)
 	bool running_at_free, finished_at_return;
 	struct pks_test_page tp;
 	struct task_struct *writer;
-	int key, cpu, i, result;
+	unsigned long deadline;
+	int key, cpu, result;
 
 	if (num_online_cpus() < 2)
 		return pks_test_skip(ctx, "needs two online CPUs");
@@ -176,11 +196,22 @@ static int pks_test_key_free(struct pks_test_ctx *ctx)
 	}
 	kthread_bind(writer, cpu);
 	wake_up_process(writer);
-	for (i = 0; i < 1000 && !READ_ONCE(st->entered); i++)
-		udelay(100);
+	/*
+	 * Freeing the key before the writer's fault would oops it (no
+	 * callback left): wait by the clock, as long as a loaded machine
+	 * needs, and never free before the callback has started.
+	 */
+	deadline = jiffies + 30 * HZ;
+	while (!READ_ONCE(st->entered) && time_before(jiffies, deadline))
+		usleep_range(100, 200);
+	if (!READ_ONCE(st->entered)) {
+		migrate_enable();
+		/* The writer is stuck before its store: keep the key. */
+		return pks_test_fail(ctx, "the writer did not fault within 30 s");
+	}
 	/* Pairs with the callback's release of @finished. */
 	running_at_free = !smp_load_acquire(&st->finished);
-	running_at_free &= READ_ONCE(st->entered);
+	WRITE_ONCE(st->freeing, true);
 	pks_key_free(key);
 	/* Pairs with the callback's release of @finished, as above. */
 	finished_at_return = smp_load_acquire(&st->finished);
