@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: a concurrency storm. For a bounded time, processes enable and
 # disable both namespaces (devdax strict, fsdax alternating modes), list,
-# read faults and run the guard tests, while cpu1 goes offline and online
-# in a loop and the devdax namespace is disabled and re-enabled through
-# ndctl. Afterwards every range is restored, every key is free after
-# `disable --all`, PKRS is at its default on every CPU, and both modules
-# unload with nothing outstanding. Control: each racer must have made
-# progress (protections taken, hotplug and teardown rounds done), and the
-# final check must see a protection left on purpose.
+# read faults, run the guard tests and copy from devdax through the
+# driver's access window (racing its release), while cpu1 goes offline
+# and online in a loop and the devdax namespace is disabled and
+# re-enabled through ndctl. Afterwards every range is restored, every key
+# is free after `disable --all`, PKRS is at its default on every CPU, and
+# both modules unload with nothing outstanding. Control: each racer must
+# have made progress (protections taken, copies made, hotplug and teardown
+# rounds done), and the final check must see a protection left on purpose.
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: unloading with nothing outstanding
 . /tests/lib.sh
@@ -17,6 +18,7 @@ cpu1=/sys/devices/system/cpu/cpu1/online
 load_pks
 setup_namespaces
 fsdax_dev=$(ndctl list -N -n "$FSDAX_NS" | jq -r '.[0].blockdev')
+dax_start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 [ -b "/dev/$fsdax_dev" ] || fail "no block device for $FSDAX_NS"
 storm_seconds=${STORM_SECONDS:-40}
 work=/tmp/concurrency
@@ -58,13 +60,16 @@ racer fsdax-strict toggle "$fsdax_dev" --mode=strict &
 racer fsdax-relaxed toggle "$fsdax_dev" --mode=relaxed &
 racer look look &
 racer guards pkstool test single-key &
+# Guarded reads (PKS_IOC_COPY) succeed while dax0.0 is protected and race
+# every disable: the range is looked up inside the window.
+racer copy pks-ioctl guarded-read $((dax_start + 0x1000)) &
 racer hotplug hotplug_cpu1 &
 racer teardown cycle_namespace &
 wait
 echo 1 > $cpu1
 ndctl enable-namespace "$DAX_NS" >/dev/null 2>&1
 
-for name in devdax fsdax-strict fsdax-relaxed look guards hotplug teardown; do
+for name in devdax fsdax-strict fsdax-relaxed look guards copy hotplug teardown; do
 	rounds=$(cat "$work/$name")
 	echo "$name: $rounds rounds succeeded in ${storm_seconds}s"
 	[ "$rounds" -gt 0 ] || fail "control: racer $name made no progress"
