@@ -70,6 +70,11 @@ capture info info
 unload_pks
 capture info info
 capture list list
+# Without the driver, list still shows every namespace ndctl knows, each
+# unprotected: its content, not only its shape.
+expect_eq "list without the driver" \
+	"$(pkstool list --json | jq -c '[.[] | {dev, mode, protected}] | sort_by(.dev)')" \
+	"$(ndctl list -N | jq -c '[.[] | {dev, mode, protected: false}] | sort_by(.dev)')"
 capture disable disable --all
 load_pks
 exit 0
