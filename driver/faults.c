@@ -119,18 +119,34 @@ static DEFINE_PER_CPU(struct pks_fault_scratch, pks_scratch[4]);
 static atomic64_t pks_ring_busy = ATOMIC64_INIT(0);
 
 /* The callers of the faulting instruction, from this handler's stack. */
-static void pks_fault_stack(struct pks_fault_scratch *sc,
-			    struct pt_regs *fregs)
+/*
+ * Save the faulting context's callers in @sc->entries, past this
+ * handler's own frames: returns how many, starting at *@first (*@first
+ * is 0, and none are returned, when the faulting instruction is not on
+ * the stack).
+ */
+static unsigned int pks_fault_frames(struct pks_fault_scratch *sc,
+				     struct pt_regs *fregs, unsigned int *first)
 {
-	struct pks_fault *f = &sc->f;
-	unsigned int nr, i, n = 0;
+	unsigned int nr, i;
 
 	nr = stack_trace_save(sc->entries, ARRAY_SIZE(sc->entries), 0);
 	for (i = 0; i < nr && sc->entries[i] != fregs->ip; i++)
 		;
-	for (i++; i < nr && n < PKS_FAULT_STACK; i++)
-		snprintf(f->stack[n++], PKS_SYM_LEN, "%pS",
-			 (void *)sc->entries[i]);
+	*first = i < nr ? i + 1 : 0;
+	return i < nr ? nr - i - 1 : 0;
+}
+
+static void pks_fault_stack(struct pks_fault_scratch *sc,
+			    struct pt_regs *fregs)
+{
+	struct pks_fault *f = &sc->f;
+	unsigned int nr, first, n;
+
+	nr = pks_fault_frames(sc, fregs, &first);
+	for (n = 0; n < nr && n < PKS_FAULT_STACK; n++)
+		snprintf(f->stack[n], PKS_SYM_LEN, "%pS",
+			 (void *)sc->entries[first + n]);
 }
 
 static void pks_fault_report(const struct pks_fault *f)
@@ -232,15 +248,10 @@ u64 pks_fault_probe_hits(void)
 static bool pks_fault_late(struct pks_fault_scratch *sc,
 			   struct pt_regs *fregs)
 {
-	unsigned int nr, i;
+	unsigned int nr, first;
 
-	nr = stack_trace_save(sc->entries, ARRAY_SIZE(sc->entries), 0);
-	/* Skip this handler's own frames, up to the faulting instruction. */
-	for (i = 0; i < nr && sc->entries[i] != fregs->ip; i++)
-		;
-	if (i == nr)
-		return false;
-	return pks_grant_late(fregs->ip, sc->entries + i + 1, nr - i - 1);
+	nr = pks_fault_frames(sc, fregs, &first);
+	return first && pks_grant_late(fregs->ip, sc->entries + first, nr);
 }
 
 /*

@@ -27,8 +27,8 @@
  * struct pks_path - counters of one granted kernel path
  * @calls: entries into its functions while armed
  * @grants: keys opened for a task inside them
- * @late: of those, single instructions let through for a call whose
- *	entry was not seen (see pks_grant_late())
+ * @late: of those, grants to a call whose entry was not seen, held by
+ *	the task until it returns to user space (see pks_grant_late())
  */
 struct pks_path {
 	atomic64_t calls;
