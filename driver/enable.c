@@ -8,9 +8,11 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/kernel_stat.h>
 #include <linux/percpu.h>
-#include <linux/suspend.h>
 #include <linux/smp.h>
+#include <linux/syscore_ops.h>
+#include <asm/hardirq.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/tlbflush.h>
@@ -21,12 +23,16 @@
  * @enabled: CR4.PKS was set by this driver
  * @writes: PKRS writes done
  * @skipped: PKRS writes skipped because @pkrs already held the value
+ * @went_down: this driver's teardown ran on the CPU, which is (or was) off
+ * @events_down: pks_cpu_events() at that teardown
  */
 struct pks_cpu_state {
 	u32 pkrs;
 	bool enabled;
 	u64 writes;
 	u64 skipped;
+	bool went_down;
+	u64 events_down;
 };
 
 static DEFINE_PER_CPU(struct pks_cpu_state, pks_cpu);
@@ -79,6 +85,24 @@ void pks_counters(u64 *writes, u64 *skipped)
 EXPORT_SYMBOL_NS_GPL(pks_counters, PKS_TEST);
 
 /*
+ * Interrupts (device, timer, IPIs) and softirqs handled on @cpu so far:
+ * counted across a hotplug cycle, they are the code that ran there with
+ * keys unenforced, the measure of the windows described below.
+ */
+static u64 pks_cpu_events(unsigned int cpu)
+{
+	const irq_cpustat_t *irqs = &per_cpu(irq_stat, cpu);
+	u64 n = kstat_cpu_irqs_sum(cpu) + irqs->apic_timer_irqs +
+		irqs->irq_resched_count + irqs->irq_call_count +
+		irqs->irq_tlb_count + irqs->apic_irq_work_irqs;
+	unsigned int i;
+
+	for (i = 0; i < NR_SOFTIRQS; i++)
+		n += kstat_softirqs_cpu(i, cpu);
+	return n;
+}
+
+/*
  * Runs on the CPU coming up, at CPUHP_AP_ONLINE_DYN: the earliest state
  * open to a module on the CPU itself. Before it, the CPU already runs
  * interrupts and kthreads with CR4.PKS clear, so keys are not enforced
@@ -101,7 +125,10 @@ static int pks_cpu_online(unsigned int cpu)
 	cr4_update_irqsoff(X86_CR4_PKS, 0);
 	st->enabled = true;
 	local_irq_restore(flags);
-	pr_debug("cpu%u: PKS enabled, PKRS %#x\n", cpu, PKS_DEFAULT_PKRS);
+	if (st->went_down)
+		pr_info("cpu%u: PKS enabled; %llu interrupts and softirqs ran there unenforced since its teardown\n",
+			cpu, pks_cpu_events(cpu) - st->events_down);
+	st->went_down = false;
 	return 0;
 }
 
@@ -115,55 +142,77 @@ static int pks_cpu_offline(unsigned int cpu)
 	wrmsrl(MSR_IA32_PKRS, 0);
 	st->pkrs = 0;
 	st->enabled = false;
+	st->events_down = pks_cpu_events(cpu);
+	st->went_down = true;
 	local_irq_restore(flags);
 	pr_debug("cpu%u: PKS disabled\n", cpu);
 	return 0;
 }
 
 /*
- * After a resume every CPU holds CR4.PKS again (the boot CPU from its
- * saved state, the others through hotplug), but PKRS itself is not
- * restored: write it again on every CPU from this driver's copy, the
- * value it must hold, without the redundant-write skip.
+ * A resume from S3, or the restore of a hibernation image, brings the boot
+ * CPU back with CR4 from its saved state but PKRS at its reset value, 0:
+ * every key open, and this driver's copy still holding the old value, so
+ * later writes of it would be skipped. syscore resume is the earliest hook
+ * a module has: the boot CPU alone, interrupts off, before any device
+ * resumes or task thaws. The other CPUs come back through hotplug, where
+ * pks_cpu_online() writes PKRS.
  */
-static void pks_cpu_resync(void *unused)
+void pks_resume_cpu(void)
 {
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
-	unsigned long flags;
+	u64 found;
 
-	local_irq_save(flags);
 	if (!(__read_cr4() & X86_CR4_PKS))
 		cr4_update_irqsoff(X86_CR4_PKS, 0);
+	rdmsrl(MSR_IA32_PKRS, found);
 	wrmsrl(MSR_IA32_PKRS, st->pkrs);
 	st->writes++;
-	local_irq_restore(flags);
+	if (found != st->pkrs)
+		pr_info("cpu%d: PKRS was 0x%llx after resume: restored 0x%x\n",
+			smp_processor_id(), found, st->pkrs);
 }
+EXPORT_SYMBOL_NS_GPL(pks_resume_cpu, PKS_TEST);
 
-void pks_resync_all(void)
+/* Newer kernels (Debian's 6.12 among them) pass the ops a cookie. */
+#ifdef PKS_HAS_STRUCT_SYSCORE
+static void pks_syscore_resume(void *unused)
 {
-	cpus_read_lock();
-	on_each_cpu(pks_cpu_resync, NULL, 1);
-	cpus_read_unlock();
-}
-EXPORT_SYMBOL_NS_GPL(pks_resync_all, PKS_TEST);
-
-static int pks_pm_notify(struct notifier_block *nb, unsigned long action,
-			 void *data)
-{
-	switch (action) {
-	case PM_POST_SUSPEND:
-	case PM_POST_HIBERNATION:
-	case PM_POST_RESTORE:
-		pks_resync_all();
-		pr_info("PKRS restored on every CPU after resume\n");
-		break;
-	}
-	return NOTIFY_DONE;
+	pks_resume_cpu();
 }
 
-static struct notifier_block pks_pm_nb = {
-	.notifier_call = pks_pm_notify,
+static const struct syscore_ops pks_syscore_ops = {
+	.resume = pks_syscore_resume,
 };
+
+static struct syscore pks_syscore = {
+	.ops = &pks_syscore_ops,
+};
+
+static void pks_syscore_register(void)
+{
+	register_syscore(&pks_syscore);
+}
+
+static void pks_syscore_unregister(void)
+{
+	unregister_syscore(&pks_syscore);
+}
+#else
+static struct syscore_ops pks_syscore_ops = {
+	.resume = pks_resume_cpu,
+};
+
+static void pks_syscore_register(void)
+{
+	register_syscore_ops(&pks_syscore_ops);
+}
+
+static void pks_syscore_unregister(void)
+{
+	unregister_syscore_ops(&pks_syscore_ops);
+}
+#endif
 
 int pks_enable_all(void)
 {
@@ -174,17 +223,13 @@ int pks_enable_all(void)
 	if (rc < 0)
 		return rc;
 	pks_hp_state = rc;
-	rc = register_pm_notifier(&pks_pm_nb);
-	if (rc) {
-		cpuhp_remove_state(pks_hp_state);
-		return rc;
-	}
+	pks_syscore_register();
 	return 0;
 }
 
 void pks_disable_all(void)
 {
-	unregister_pm_notifier(&pks_pm_nb);
+	pks_syscore_unregister();
 	cpuhp_remove_state(pks_hp_state);
 }
 

@@ -21,8 +21,8 @@ void pks_counters(u64 *writes, u64 *skipped);
 /* This CPU's cached PKRS, and a write of PKRS through the cache. */
 u32 pks_read_pkrs_cache(void);
 void pks_write_pkrs(u32 pkrs);
-/* The resume path: rewrite PKRS on every CPU from the default. */
-void pks_resync_all(void);
+/* The resume hook: rewrite this CPU's PKRS from the driver's copy. */
+void pks_resume_cpu(void);
 
 /* guards.c: set a key's two bits on this CPU, with no window. */
 void pks_set_key_bits(int key, u32 bits);

@@ -61,13 +61,18 @@ static void pks_check_lost(void *data)
 		atomic_inc(still_lost);
 }
 
+static void pks_resume_each(void *unused)
+{
+	pks_resume_cpu();
+}
+
 /*
  * resume: what a resume does to PKRS (the register cleared behind the
- * driver's copy) is done on every CPU, then the driver's resume path runs.
- * The control shows the loss is real: a plain write of the default is
- * skipped and the register stays 0. After the resume path every CPU holds
- * the default again. QEMU's S3 is not used: the test VM boots from an
- * initramfs and resumes through the same path this calls.
+ * driver's copy) is done on every CPU, then each runs the driver's resume
+ * hook, as the boot CPU does from syscore resume. The control shows the
+ * loss is real: a plain write of the default is skipped and the register
+ * stays 0. After the hook every CPU holds the default again. The suspend
+ * case takes the VM through a real S3 and back.
  */
 static int pks_test_resume(struct pks_test_ctx *ctx)
 {
@@ -80,7 +85,7 @@ static int pks_test_resume(struct pks_test_ctx *ctx)
 	on_each_cpu(pks_lose_pkrs, NULL, 1);
 	on_each_cpu(pks_check_lost, &lost, 1);
 	n = atomic_read(&lost);
-	pks_resync_all();
+	on_each_cpu(pks_resume_each, NULL, 1);
 	for_each_online_cpu(cpu) {
 		pks_fill_cpu_info(cpu, &info);
 		if (info.pkrs != PKS_DEFAULT_PKRS ||
