@@ -531,19 +531,33 @@ static struct kprobe pks_oops_kp = {
 };
 
 /*
- * The compiler's clone names differ between kernels, and a kernel may
- * carry more than one copy: probe every one that exists, or faults
- * through a copy left out would go unseen.
+ * The compiler may clone kernelmode_fixup_or_oops() (.constprop.N, .isra.N,
+ * .part.N, numbered from 0 in each function), and a kernel may carry more
+ * than one copy. Try the plain name and the first PKS_CLONES_PER_KIND of
+ * each kind, and probe every one that exists, or faults through a copy
+ * left out would go unseen.
  */
-static struct kprobe pks_fixup_kps[] = {
-	{ .symbol_name = "kernelmode_fixup_or_oops" },
-	{ .symbol_name = "kernelmode_fixup_or_oops.constprop.0" },
-	{ .symbol_name = "kernelmode_fixup_or_oops.constprop.1" },
-	{ .symbol_name = "kernelmode_fixup_or_oops.isra.0" },
-	{ .symbol_name = "kernelmode_fixup_or_oops.part.0" },
-};
+#define PKS_FIXUP_FN		"kernelmode_fixup_or_oops"
+#define PKS_CLONES_PER_KIND	4
+static const char * const pks_clone_kinds[] = { "constprop", "isra", "part" };
+#define PKS_FIXUP_NAMES	(1 + ARRAY_SIZE(pks_clone_kinds) * PKS_CLONES_PER_KIND)
 
-static bool pks_fixup_placed[ARRAY_SIZE(pks_fixup_kps)];
+static char pks_fixup_names[PKS_FIXUP_NAMES][48];
+static struct kprobe pks_fixup_kps[PKS_FIXUP_NAMES];
+static bool pks_fixup_placed[PKS_FIXUP_NAMES];
+
+/* Name @i of the candidates: the plain function, then its clones. */
+static const char *pks_fixup_name(unsigned int i)
+{
+	char *name = pks_fixup_names[i];
+
+	if (!i)
+		return PKS_FIXUP_FN;
+	snprintf(name, sizeof(pks_fixup_names[i]), "%s.%s.%u", PKS_FIXUP_FN,
+		 pks_clone_kinds[(i - 1) / PKS_CLONES_PER_KIND],
+		 (i - 1) % PKS_CLONES_PER_KIND);
+	return name;
+}
 
 static void pks_fault_wake_fn(struct irq_work *work)
 {
@@ -575,12 +589,15 @@ int pks_faults_init(void)
 		pks_acct_add(PKS_ACCT_PROBES, pks_oops_registered);
 	}
 	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
-		pks_fixup_kps[i].pre_handler = pks_fixup_pre;
-		pks_fixup_placed[i] = !register_kprobe(&pks_fixup_kps[i]);
+		struct kprobe *kp = &pks_fixup_kps[i];
+
+		memset(kp, 0, sizeof(*kp));
+		kp->symbol_name = pks_fixup_name(i);
+		kp->pre_handler = pks_fixup_pre;
+		pks_fixup_placed[i] = !register_kprobe(kp);
 		pks_acct_add(PKS_ACCT_PROBES, pks_fixup_placed[i]);
 		if (pks_fixup_placed[i])
-			pr_debug("fault log hooked at %s\n",
-				 pks_fixup_kps[i].symbol_name);
+			pr_info("fault log hooked at %s\n", kp->symbol_name);
 		pks_fixup_registered |= pks_fixup_placed[i];
 	}
 	if (!pks_fixup_registered)
