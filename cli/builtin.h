@@ -72,9 +72,9 @@ int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 /* Set by SIGTERM or SIGINT once pkstool_catch_stop_signals() ran. */
 extern volatile sig_atomic_t pkstool_stop;
 void pkstool_catch_stop_signals(void);
-int pkstool_check_ns_filter(struct pks_ctx *ctx,
-			    const struct pkstool_opts *opts, const char *what,
-			    const char *ns_name, const char **chardev);
+int pkstool_open_records(struct pks_ctx *ctx, const struct pkstool_opts *opts,
+			 const char *what, const char *ns_name,
+			 const char **chardev);
 bool pks_record_matches(struct pks_record *rec, const char *chardev);
 int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
 		       size_t len);

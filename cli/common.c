@@ -133,21 +133,23 @@ error_t pkstool_parse_no_args(int key, char *arg, struct argp_state *state)
 }
 
 /*
- * Resolve an optional namespace filter once, before waiting on faults, so
- * that a typo fails at once. *chardev becomes NULL without a filter, else
- * the namespace's dax device ("" when it has none, which matches no
- * record). Returns a pkstool_status.
+ * Open the driver for reading its records, and resolve an optional
+ * namespace filter once, before waiting on faults, so that a typo fails at
+ * once. *chardev becomes NULL without a filter, else the namespace's dax
+ * device ("" when it has none, which matches no record). Returns a
+ * pkstool_status.
  */
-int pkstool_check_ns_filter(struct pks_ctx *ctx,
-			    const struct pkstool_opts *opts, const char *what,
-			    const char *ns_name, const char **chardev)
+int pkstool_open_records(struct pks_ctx *ctx, const struct pkstool_opts *opts,
+			 const char *what, const char *ns_name,
+			 const char **chardev)
 {
 	struct pks_ns *ns = NULL;
 	int rc;
 
 	*chardev = NULL;
-	if (!ns_name)
-		return 0;
+	rc = pkstool_open_driver(ctx, opts, what);
+	if (rc || !ns_name)
+		return rc;
 	rc = pks_ns_scan(ctx);
 	if (!rc) {
 		ns = pks_ns_find(ctx, ns_name);

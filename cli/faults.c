@@ -103,11 +103,8 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 
 	if (!pkstool_parse(&faults_argp, argc, argv, &opts, &rc))
 		return rc;
-	rc = pkstool_open_driver(ctx, &opts.common, "faults");
-	if (rc)
-		return rc;
-	rc = pkstool_check_ns_filter(ctx, &opts.common, "faults", opts.ns_name,
-				     &opts.chardev);
+	rc = pkstool_open_records(ctx, &opts.common, "faults", opts.ns_name,
+				  &opts.chardev);
 	if (rc)
 		return rc;
 	pkstool_catch_stop_signals();

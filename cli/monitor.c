@@ -271,11 +271,8 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 
 	if (!pkstool_parse(&monitor_argp, argc, argv, &opts, &rc))
 		return rc;
-	rc = pkstool_open_driver(ctx, &opts.common, "monitor");
-	if (rc)
-		return rc;
-	rc = pkstool_check_ns_filter(ctx, &opts.common, "monitor", opts.ns_name,
-				     &opts.chardev);
+	rc = pkstool_open_records(ctx, &opts.common, "monitor", opts.ns_name,
+				  &opts.chardev);
 	if (rc)
 		return rc;
 	if (monitor_open_log(&opts))
