@@ -352,35 +352,71 @@ static void pks_flush_tlb_local(void *unused)
 }
 
 /*
- * Retag every direct-map page of the range. Each entry is swapped with
- * cmpxchg so that a concurrent change to its other bits (the kernel
- * splitting or marking a page after a memory failure) is never undone;
- * an entry that is gone is skipped and reported.
+ * Give the direct-map leaf that maps @va the key @key; *@level becomes its
+ * size. The entry is swapped with cmpxchg, so that a concurrent change to
+ * its other bits (a page marked not present after a memory failure) is
+ * never undone. Returns the change in keyed leaves (-1, 0 or 1), or
+ * -ENOENT when @va is no longer mapped.
  */
-static void __pks_set_range_key(struct pks_prot *p, int key)
+static int pks_retag_leaf(unsigned long va, int key, unsigned int *level)
+{
+	pteval_t old, new;
+	pte_t *pte;
+
+retry:
+	pte = lookup_address(va, level);
+	if (!pte)
+		return -ENOENT;
+	old = pte_val(READ_ONCE(*pte));
+	do {
+		/* Split into a table since the lookup: retag the new leaf. */
+		if (*level != PG_LEVEL_4K && !(old & _PAGE_PSE))
+			goto retry;
+		new = (old & ~PKS_PTE_KEY_MASK) |
+		      ((u64)key << PKS_PTE_KEY_SHIFT);
+	} while (!try_cmpxchg64((u64 *)&pte->pte, (u64 *)&old, new));
+	return !!(new & PKS_PTE_KEY_MASK) - !!(old & PKS_PTE_KEY_MASK);
+}
+
+/* One pass over @p's leaves; returns the change in keyed leaves. */
+static long pks_retag_pass(struct pks_prot *p, int key, bool report)
 {
 	phys_addr_t pa, end = p->start + p->len;
 	unsigned int level;
-	pteval_t old, new;
 	long keyed = 0;
-	pte_t *pte;
+	int rc;
 
-	lockdep_assert_held(&pks_lock);
 	for (pa = p->start; pa < end; pa += page_level_size(level)) {
-		pte = lookup_address((unsigned long)__va(pa), &level);
-		if (!pte) {
-			pr_err("%s: %#llx left the direct map; not retagged\n",
-			       p->name, (u64)pa);
+		rc = pks_retag_leaf((unsigned long)__va(pa), key, &level);
+		if (rc == -ENOENT) {
+			if (report)
+				pr_err("%s: %#llx left the direct map; not retagged\n",
+				       p->name, (u64)pa);
 			level = PG_LEVEL_4K;
 			continue;
 		}
-		old = pte_val(READ_ONCE(*pte));
-		do {
-			new = (old & ~PKS_PTE_KEY_MASK) |
-			      ((u64)key << PKS_PTE_KEY_SHIFT);
-		} while (!try_cmpxchg64((u64 *)&pte->pte, (u64 *)&old, new));
-		keyed += !!(new & PKS_PTE_KEY_MASK) - !!(old & PKS_PTE_KEY_MASK);
+		keyed += rc;
 	}
+	return keyed;
+}
+
+/*
+ * Retag every direct-map page of the range. The page-attribute code splits
+ * a large entry (set_mce_nospec() after a memory failure) under pgd_lock,
+ * which a module cannot take, copying the entry's key into the small ones:
+ * a split that read the entry before the first pass swapped it would
+ * install small entries with the old key. It holds that spinlock with
+ * preemption off, so after a grace period every such split is complete,
+ * and a second pass retags what it made.
+ */
+static void __pks_set_range_key(struct pks_prot *p, int key)
+{
+	long keyed;
+
+	lockdep_assert_held(&pks_lock);
+	keyed = pks_retag_pass(p, key, true);
+	synchronize_rcu();
+	keyed += pks_retag_pass(p, key, false);
 	pks_acct_add(PKS_ACCT_KEYED_ENTRIES, keyed);
 	on_each_cpu(pks_flush_tlb_local, NULL, 1);
 }
