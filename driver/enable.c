@@ -37,6 +37,8 @@ struct pks_cpu_state {
 
 static DEFINE_PER_CPU(struct pks_cpu_state, pks_cpu);
 static enum cpuhp_state pks_hp_state;
+/* The online callback runs for the CPUs already up, at load. */
+static bool pks_loading;
 
 bool pks_cpu_supported(void)
 {
@@ -114,8 +116,12 @@ static int pks_cpu_online(unsigned int cpu)
 	unsigned long flags;
 
 	if (!pks_cpu_supported()) {
-		pr_err("cpu%u has no PKS: it cannot come online while pks is loaded\n",
-		       cpu);
+		if (pks_loading)
+			pr_err("cpu%u has no PKS: take it offline (echo 0 > /sys/devices/system/cpu/cpu%u/online) before loading pks\n",
+			       cpu, cpu);
+		else
+			pr_err("cpu%u has no PKS: it cannot come online while pks is loaded\n",
+			       cpu);
 		return -EOPNOTSUPP;
 	}
 
@@ -218,8 +224,10 @@ int pks_enable_all(void)
 {
 	int rc;
 
+	pks_loading = true;
 	rc = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pks:online",
 			       pks_cpu_online, pks_cpu_offline);
+	pks_loading = false;
 	if (rc < 0)
 		return rc;
 	pks_hp_state = rc;

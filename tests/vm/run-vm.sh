@@ -53,6 +53,16 @@ initrd=$out/initrd.gz
 cpuopt=max
 [ "$cpu" = nopks ] && cpuopt=max,-pks
 list=$(IFS=,; echo "${cases[*]}")
+# "# vm-smp: SPEC" and "# vm-qemu: ARGS" in a case (one with its own boot)
+# shape its VM: the -smp value, and QEMU arguments added (a CPU plugged
+# in with other features).
+smp=${VM_SMP:-2} extra=()
+for c in "${cases[@]}"; do
+	v=$(sed -n 's/^# vm-smp: //p' "$here/cases/$c.sh")
+	[ -n "$v" ] && smp=$v
+	v=$(sed -n 's/^# vm-qemu: //p' "$here/cases/$c.sh")
+	[ -n "$v" ] && read -ra words <<< "$v" && extra+=("${words[@]}")
+done
 # One TCG thread runs the vCPUs in turn (thread=single). With a thread
 # per vCPU, QEMU 7.2 at times went on executing a stale translation of
 # code the guest kernel had just patched: an int3 left in __schedule by a
@@ -64,7 +74,7 @@ list=$(IFS=,; echo "${cases[*]}")
 boot() {
 	rm -f "$out/console.log" "$out/results.log"
 	timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu "$cpuopt" \
-		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp "${VM_SMP:-2}" \
+		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp "$smp" "${extra[@]}" \
 		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G \
 		-device nvdimm,id=nv1,memdev=mem1,label-size=128K \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
