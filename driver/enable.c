@@ -32,7 +32,7 @@ struct pks_cpu_state {
 	u64 writes;
 	u64 skipped;
 	bool went_down;
-	u64 events_down;
+	u32 events_down;
 };
 
 static DEFINE_PER_CPU(struct pks_cpu_state, pks_cpu);
@@ -87,16 +87,20 @@ void pks_counters(u64 *writes, u64 *skipped)
 EXPORT_SYMBOL_NS_GPL(pks_counters, PKS_TEST);
 
 /*
- * Interrupts (device, timer, IPIs) and softirqs handled on @cpu so far:
- * counted across a hotplug cycle, they are the code that ran there with
- * keys unenforced, the measure of the windows described below.
+ * Interrupts (device, timer, IPIs, NMIs) and softirqs handled on @cpu so
+ * far, as arch_irq_stat_cpu() counts them (TLB shootdowns are function
+ * calls): counted across a hotplug cycle, they are the code that ran there
+ * with keys unenforced, the measure of the windows described below. The
+ * counters are 32-bit and wrap; so does the sum, and a difference of two
+ * sums is right as long as fewer than 2^32 ran in between.
  */
-static u64 pks_cpu_events(unsigned int cpu)
+static u32 pks_cpu_events(unsigned int cpu)
 {
 	const irq_cpustat_t *irqs = &per_cpu(irq_stat, cpu);
-	u64 n = kstat_cpu_irqs_sum(cpu) + irqs->apic_timer_irqs +
-		irqs->irq_resched_count + irqs->irq_call_count +
-		irqs->irq_tlb_count + irqs->apic_irq_work_irqs;
+	u32 n = kstat_cpu_irqs_sum(cpu) + irqs->__nmi_count +
+		irqs->apic_timer_irqs + irqs->x86_platform_ipis +
+		irqs->apic_perf_irqs + irqs->apic_irq_work_irqs +
+		irqs->irq_resched_count + irqs->irq_call_count;
 	unsigned int i;
 
 	for (i = 0; i < NR_SOFTIRQS; i++)
@@ -114,6 +118,7 @@ static int pks_cpu_online(unsigned int cpu)
 {
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
 	unsigned long flags;
+	u32 unenforced;
 
 	if (!pks_cpu_supported()) {
 		if (pks_loading)
@@ -126,14 +131,15 @@ static int pks_cpu_online(unsigned int cpu)
 	}
 
 	local_irq_save(flags);
+	unenforced = pks_cpu_events(cpu) - st->events_down;
 	wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
 	st->pkrs = PKS_DEFAULT_PKRS;
 	cr4_update_irqsoff(X86_CR4_PKS, 0);
 	st->enabled = true;
 	local_irq_restore(flags);
 	if (st->went_down)
-		pr_info("cpu%u: PKS enabled; %llu interrupts and softirqs ran there unenforced since its teardown\n",
-			cpu, pks_cpu_events(cpu) - st->events_down);
+		pr_info("cpu%u: PKS enabled; %u interrupts and softirqs ran there unenforced since its teardown\n",
+			cpu, unenforced);
 	st->went_down = false;
 	return 0;
 }
@@ -169,8 +175,14 @@ void pks_resume_cpu(void)
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
 	u64 found;
 
-	if (!(__read_cr4() & X86_CR4_PKS))
+	/*
+	 * The restored CR4 holds PKS. Should it not, the shadow copy still
+	 * does and a plain set would be skipped: clear, then set.
+	 */
+	if (!(__read_cr4() & X86_CR4_PKS)) {
+		cr4_update_irqsoff(0, X86_CR4_PKS);
 		cr4_update_irqsoff(X86_CR4_PKS, 0);
+	}
 	rdmsrl(MSR_IA32_PKRS, found);
 	wrmsrl(MSR_IA32_PKRS, st->pkrs);
 	st->writes++;

@@ -255,6 +255,37 @@ static bool pks_fault_late(struct pks_fault_scratch *sc,
 }
 
 /*
+ * The compiler may clone kernelmode_fixup_or_oops() (.constprop.N, .isra.N,
+ * numbered from 0 in each function), and a kernel may carry more than one
+ * copy. Try the plain name and the first PKS_CLONES_PER_KIND of each kind,
+ * and probe every one that exists, or faults through a copy left out would
+ * go unseen. A .part.N piece is not probed: it is the tail of a function
+ * split in two, called from the plain one (so a fault would be seen
+ * twice), and returning from it early would not skip the rest.
+ */
+#define PKS_FIXUP_FN		"kernelmode_fixup_or_oops"
+#define PKS_CLONES_PER_KIND	4
+static const char * const pks_clone_kinds[] = { "constprop", "isra" };
+#define PKS_FIXUP_NAMES	(1 + ARRAY_SIZE(pks_clone_kinds) * PKS_CLONES_PER_KIND)
+
+static struct kprobe pks_fixup_kps[PKS_FIXUP_NAMES];
+
+/*
+ * A clone (.constprop, .isra) may have dropped or moved arguments; its
+ * arguments are trusted only where they have the original's layout: the
+ * address is the one CR2 holds, and the fault's registers lie just above
+ * this frame on the same stack (a page fault never switches to an IST
+ * stack).
+ */
+static bool pks_clone_args_sane(struct pt_regs *regs)
+{
+	unsigned long fregs = regs->di;
+
+	return regs->dx == read_cr2() && fregs >= regs->sp &&
+	       fregs - regs->sp < THREAD_SIZE;
+}
+
+/*
  * kernelmode_fixup_or_oops(struct pt_regs *regs, unsigned long error_code,
  *			    unsigned long address, ...)
  *
@@ -273,6 +304,8 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	bool has_cb;
 	int key, mode;
 
+	if (p != &pks_fixup_kps[0] && !pks_clone_args_sane(regs))
+		return 0;
 	/* User pages (PKU) fault with the PK bit too; only kernel ones count. */
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
 	    address < TASK_SIZE_MAX)
@@ -530,20 +563,7 @@ static struct kprobe pks_oops_kp = {
 	.pre_handler = pks_oops_pre,
 };
 
-/*
- * The compiler may clone kernelmode_fixup_or_oops() (.constprop.N, .isra.N,
- * .part.N, numbered from 0 in each function), and a kernel may carry more
- * than one copy. Try the plain name and the first PKS_CLONES_PER_KIND of
- * each kind, and probe every one that exists, or faults through a copy
- * left out would go unseen.
- */
-#define PKS_FIXUP_FN		"kernelmode_fixup_or_oops"
-#define PKS_CLONES_PER_KIND	4
-static const char * const pks_clone_kinds[] = { "constprop", "isra", "part" };
-#define PKS_FIXUP_NAMES	(1 + ARRAY_SIZE(pks_clone_kinds) * PKS_CLONES_PER_KIND)
-
 static char pks_fixup_names[PKS_FIXUP_NAMES][48];
-static struct kprobe pks_fixup_kps[PKS_FIXUP_NAMES];
 static bool pks_fixup_placed[PKS_FIXUP_NAMES];
 
 /* Name @i of the candidates: the plain function, then its clones. */

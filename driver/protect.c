@@ -40,6 +40,7 @@
  * @len: length in bytes
  * @key: the key tagging it
  * @leaf_size: size of the direct-map pages mapping it
+ * @keyed_leaves: direct-map leaves found keyed after its last retag
  * @dev: the dax device, referenced while protected
  * @dax_dev: for fsdax, the block device's dax_device, referenced
  * @fsdax: an fsdax namespace: @dev is its nd device
@@ -55,6 +56,7 @@ struct pks_prot {
 	u64 len;
 	int key;
 	unsigned long leaf_size;
+	long keyed_leaves;
 	struct device *dev;
 	struct dax_device *dax_dev;
 	bool fsdax;
@@ -351,15 +353,20 @@ static void pks_flush_tlb_local(void *unused)
 	__flush_tlb_all();
 }
 
+/* A large entry that keeps turning into a table under us is a bug. */
+#define PKS_RETAG_TRIES	16
+
 /*
  * Give the direct-map leaf that maps @va the key @key; *@level becomes its
  * size. The entry is swapped with cmpxchg, so that a concurrent change to
- * its other bits (a page marked not present after a memory failure) is
- * never undone. Returns the change in keyed leaves (-1, 0 or 1), or
- * -ENOENT when @va is no longer mapped.
+ * its other bits is never undone. A leaf that is not present (a page
+ * unmapped after a memory failure) is keyed too: the page-attribute code
+ * rebuilds it from its old bits when it maps it again. Returns whether the
+ * leaf now carries a key, or -ENOENT when @va is no longer mapped.
  */
 static int pks_retag_leaf(unsigned long va, int key, unsigned int *level)
 {
+	unsigned int tries = 0;
 	pteval_t old, new;
 	pte_t *pte;
 
@@ -369,16 +376,23 @@ retry:
 		return -ENOENT;
 	old = pte_val(READ_ONCE(*pte));
 	do {
-		/* Split into a table since the lookup: retag the new leaf. */
-		if (*level != PG_LEVEL_4K && !(old & _PAGE_PSE))
+		/*
+		 * A present large entry without PSE points to a table: it
+		 * was split since the lookup, so retag the new leaf.
+		 */
+		if (*level != PG_LEVEL_4K && (old & _PAGE_PRESENT) &&
+		    !(old & _PAGE_PSE)) {
+			if (WARN_ON_ONCE(++tries > PKS_RETAG_TRIES))
+				return -ENOENT;
 			goto retry;
+		}
 		new = (old & ~PKS_PTE_KEY_MASK) |
 		      ((u64)key << PKS_PTE_KEY_SHIFT);
 	} while (!try_cmpxchg64((u64 *)&pte->pte, (u64 *)&old, new));
-	return !!(new & PKS_PTE_KEY_MASK) - !!(old & PKS_PTE_KEY_MASK);
+	return !!(new & PKS_PTE_KEY_MASK);
 }
 
-/* One pass over @p's leaves; returns the change in keyed leaves. */
+/* One pass over @p's leaves; returns how many now carry a key. */
 static long pks_retag_pass(struct pks_prot *p, int key, bool report)
 {
 	phys_addr_t pa, end = p->start + p->len;
@@ -396,28 +410,35 @@ static long pks_retag_pass(struct pks_prot *p, int key, bool report)
 			continue;
 		}
 		keyed += rc;
+		/* A namespace of many GiB in 4 KiB pages is a long walk. */
+		cond_resched();
 	}
 	return keyed;
 }
 
 /*
- * Retag every direct-map page of the range. The page-attribute code splits
- * a large entry (set_mce_nospec() after a memory failure) under pgd_lock,
- * which a module cannot take, copying the entry's key into the small ones:
- * a split that read the entry before the first pass swapped it would
- * install small entries with the old key. It holds that spinlock with
- * preemption off, so after a grace period every such split is complete,
- * and a second pass retags what it made.
+ * Retag every direct-map page of the range. The page-attribute code can
+ * rewrite an entry from a copy it read earlier: splitting a large entry
+ * (set_mce_nospec() after a memory failure) under pgd_lock, copying its
+ * key into the small ones, or changing a 4 KiB entry under cpa_lock. A
+ * module can take neither lock, so such a rewrite that read the entry
+ * before the first pass would bring back the old key. Both locks are
+ * spinlocks held with preemption off, so after a grace period every such
+ * rewrite is complete, and a second pass retags what it left.
+ *
+ * The keyed-entries count follows what the second pass finds, so a split
+ * between protect and release keeps it balanced.
  */
 static void __pks_set_range_key(struct pks_prot *p, int key)
 {
 	long keyed;
 
 	lockdep_assert_held(&pks_lock);
-	keyed = pks_retag_pass(p, key, true);
+	pks_retag_pass(p, key, true);
 	synchronize_rcu();
-	keyed += pks_retag_pass(p, key, false);
-	pks_acct_add(PKS_ACCT_KEYED_ENTRIES, keyed);
+	keyed = pks_retag_pass(p, key, false);
+	pks_acct_add(PKS_ACCT_KEYED_ENTRIES, keyed - p->keyed_leaves);
+	p->keyed_leaves = keyed;
 	on_each_cpu(pks_flush_tlb_local, NULL, 1);
 }
 
