@@ -103,17 +103,38 @@ for f in tests/vm/cases/*.sh; do
 		shared+=("$c")
 	fi
 done
-for k in $kernels; do
-	tally < <(tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}")
+# vm_cases KERNEL: every VM of one kernel, one after the other.
+vm_cases() {
+	local k=$1 c next
+	tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}"
 	for c in "${own[@]}"; do
-		tally < <(tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c")
+		tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c"
 		# "# then-boot: NEXT": power off, boot the same VM (same NVDIMM
 		# backing file) again and run NEXT.
 		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
-		[ -n "$next" ] &&
-			tally < <(tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next")
+		[ -n "$next" ] && tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next"
 	done
-	tally < <(tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}")
+	tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
+}
+
+# The kernels' VMs run side by side (VM_PARALLEL=0 runs them in turn): a
+# VM emulates its CPUs on one host thread (run-vm.sh), so each kernel has
+# a core of the two. The kernels are fetched first, one at a time.
+for k in $kernels; do
+	tests/vm/fetch-kernel.sh "$k" "${CACHE:-$top/.cache}/kernels" \
+		> /dev/null 2> "$logs/fetch-$k.log" ||
+		tally <<< "FAIL vm-$k/fetch: see $logs/fetch-$k.log"
+done
+for k in $kernels; do
+	if [ "${VM_PARALLEL:-1}" = 0 ]; then
+		vm_cases "$k" > "$logs/vm-$k.verdict" 2>&1
+	else
+		vm_cases "$k" > "$logs/vm-$k.verdict" 2>&1 &
+	fi
+done
+wait
+for k in $kernels; do
+	tally < "$logs/vm-$k.verdict"
 done
 
 echo "logs: $logs"
