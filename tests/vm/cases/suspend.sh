@@ -22,7 +22,8 @@ start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 expect_rc 0 pkstool enable dax0.0
 expect_rc 14 pks-ioctl stray $((start + 0x3000)) write
 
-echo +3 > /sys/class/rtc/rtc0/wakealarm || fail "cannot set the RTC alarm"
+# Late enough that the machine is asleep when it rings.
+echo +5 > /sys/class/rtc/rtc0/wakealarm || fail "cannot set the RTC alarm"
 echo mem > /sys/power/state || fail "the suspend to RAM failed"
 
 log=$(dmesg)
