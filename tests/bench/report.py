@@ -266,10 +266,13 @@ def has_cairo():
 def markdown(runs, table, cost, task):
     when = datetime.date.today().isoformat()
     kernels = ", ".join(sorted({r["kernel"] for r in runs}))
+    # run-vm.sh's TCG threading: "single" (one host thread runs the vCPUs
+    # in turn) or "multi" (one each); it changes the times, not the counts.
+    threads = os.environ.get("VM_TCG_THREAD", "single")
     lines = ["Measured %s by `make bench` on %s, CPU model `%s` under QEMU "
-             "TCG. TCG timings do not predict hardware (every PKRS write "
-             "flushes the emulated TLB); the counted events do." %
-             (when, kernels, runs[0]["cpu_model"] if runs else "?")]
+             "TCG (thread=%s). TCG timings do not predict hardware (every "
+             "PKRS write flushes the emulated TLB); the counted events do." %
+             (when, kernels, runs[0]["cpu_model"] if runs else "?", threads)]
     if table:
         lines += ["", "| figure | case | kernel | vCPUs | without PKS or "
                   "unprotected | with PKS protection | ratio | counted "
