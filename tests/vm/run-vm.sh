@@ -104,7 +104,7 @@ kmsg=$out/kmsg.log
 sed -n '/^@@@ KMSG-ALL$/,/^@@@ DONE$/p' "$results" > "$kmsg"
 
 # Kernel reports that fail a run unless the case expects them.
-bad='(BUG|WARNING|KASAN|UBSAN|kernel BUG)[: ]|Oops|general protection fault|Kernel panic|[Uu]nable to handle|scheduling while atomic|sleeping function called|blocked for more than|rcu.*(stall|detected)|list_(add|del) corruption|refcount_t: '
+bad='(BUG|WARNING|KASAN|UBSAN|kernel BUG)[: ]|Oops|general protection fault|Kernel panic|[Uu]nable to handle|scheduling while atomic|sleeping function called|blocked for more than|rcu.*(stall|detected)|list_(add|del) corruption|refcount_t: |pks: unloading with .* still counted'
 
 # case_window CASE: its part of the kernel log
 case_window() {

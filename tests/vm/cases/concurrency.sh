@@ -66,7 +66,7 @@ racer copy pks-ioctl guarded-read $((dax_start + 0x1000)) &
 racer hotplug hotplug_cpu1 &
 racer teardown cycle_namespace &
 wait
-echo 1 > $cpu1
+echo 1 > $cpu1 || fail "cpu1 did not come back online"
 ndctl enable-namespace "$DAX_NS" >/dev/null 2>&1
 
 for name in devdax fsdax-strict fsdax-relaxed look guards copy hotplug teardown; do
@@ -80,6 +80,6 @@ pkstool enable dax0.0 >/dev/null || fail "enable after the storm"
 nothing_held && fail "control: a protected dax0.0 was not seen as held"
 pkstool disable --all >/dev/null || fail "disable --all"
 nothing_held || fail "something is left after the storm and disable --all"
-expect_rc 0 pkstool test protect dax0.0
+expect_tests_pass protect dax0.0
 unload_pks
 exit 0

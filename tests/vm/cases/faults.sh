@@ -3,6 +3,7 @@
 # exactly one record with the right address, offset, access and task, and
 # a kernel report in the documented format; the data is unchanged;
 # pkstool monitor, started first, receives the fault; list counts them.
+# The control: with protection off the same stray write lands, unrecorded.
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: stray read to dax0\.0\+0x1000 \(key [0-9]+\): refused, seq [0-9]+
 # require-kmsg: pks: stray write to dax0\.0\+0x2008 \(key [0-9]+\): refused, seq [0-9]+
@@ -106,6 +107,14 @@ expect_eq "followed record" "$(jq -r '[type, .seq, .offset] | join(" ")' /tmp/fo
 out=$(pkstool faults --since nope 2>&1)
 expect_eq "bad --since" "$?" 2
 expect_rc 1 pkstool faults no-such-ns
-expect_rc 0 pkstool test unclaimed
-pkstool disable dax0.0
+expect_tests_pass unclaimed
+pkstool disable dax0.0 || fail "disable"
+
+# Control: the same stray write with protection off lands, unrecorded.
+seq1=$(last_seq)
+expect_rc 0 pks-ioctl stray $((start + 0x2008)) write
+after=$(pks-ioctl guarded-read $((start + 0x2008))) || fail "guarded read"
+[ "$after" != "$before" ] ||
+	fail "control: the unprotected stray write changed nothing ($after)"
+expect_eq "control: no record" "$(last_seq)" "$seq1"
 exit 0

@@ -35,15 +35,32 @@ fsck_fs() {
 	xfs) xfs_repair -n "/dev/$blk" ;;
 	esac
 }
-# stray_all START: stray writes into file data and the superblock
-stray_all() {
-	data=$(pks-fileops phys /mnt/big) || fail "FIEMAP"
-	sb=1024
-	[ "$fs" = xfs ] && sb=0
-	for off in $((data + 0x100)) $((data + 0x10000)) $((sb + 0x38)) $((sb + 0x20)); do
-		pks-ioctl stray $(($1 + off)) write >/dev/null
+# stray_data, stray_sb: stray writes into file data, into the superblock
+# (offsets from the namespace's start, $start); each prints the exit codes.
+stray_at() {
+	local off
+	for off in "$@"; do
+		pks-ioctl stray $((start + off)) write >/dev/null
 		echo $?
 	done
+}
+stray_data() {
+	data=$(pks-fileops phys /mnt/big) || fail "FIEMAP"
+	stray_at $((data + 0x100)) $((data + 0x10000))
+}
+stray_sb() {
+	sb=1024
+	[ "$fs" = xfs ] && sb=0
+	stray_at $((sb + 0x38)) $((sb + 0x20))
+}
+stray_all() {
+	stray_data
+	stray_sb
+}
+# hash_files OUT: every file's checksum under /mnt
+hash_files() {
+	pks-fileops hash /mnt > "$1" && [ -s "$1" ] ||
+		fail "$fs: cannot checksum the files under /mnt"
 }
 
 pkstool enable "$blk" || fail "enable $blk"
@@ -71,22 +88,22 @@ for fs in ext4 xfs; do
 	pmempool create obj --size=32M /mnt/pool || fail "$fs: pmempool create"
 	pmempool check /mnt/pool || fail "$fs: pmempool check"
 	echo "ok: $fs: pmempool create and check"
-	pks-fileops hash /mnt > /tmp/hash.before
+	hash_files /tmp/hash.before
 	seq0=$(last_seq)
-	results=$(stray_all $((start)) | tr '\n' ' ')
+	results=$(stray_all | tr '\n' ' ')
 	expect_eq "$fs: strays refused" "$results" "14 14 14 14 "
 	expect_eq "$fs: strays recorded" "$(last_seq)" $((seq0 + 4))
 	umount /mnt || fail "$fs: umount"
 	fsck_fs $fs > /tmp/fsck.out 2>&1 || { cat /tmp/fsck.out; fail "$fs: fsck after strays"; }
 	echo "ok: $fs: fsck clean"
 	mount_fs $fs || fail "$fs: remount"
-	pks-fileops hash /mnt > /tmp/hash.after
+	hash_files /tmp/hash.after
 	cmp /tmp/hash.before /tmp/hash.after || fail "$fs: checksums changed"
 	echo "ok: $fs: $(wc -l < /tmp/hash.after) files with the same checksums after remount"
 	# Protection comes off and on again under the mounted file system,
 	# and relaxed mode lets a plain stray into file data through, reported.
 	pkstool disable "$blk" || fail "$fs: disable while mounted"
-	pks-fileops hash /mnt > /tmp/hash.mid
+	hash_files /tmp/hash.mid
 	cmp /tmp/hash.before /tmp/hash.mid || fail "$fs: files changed across disable"
 	pkstool enable --mode=relaxed "$blk" || fail "$fs: enable relaxed while mounted"
 	expect_eq "$fs: mode" "$(ns_json "$FSDAX_NS" .protection_mode)" relaxed
@@ -96,7 +113,7 @@ for fs in ext4 xfs; do
 		fail "$fs: relaxed plain read did not complete"
 	expect_eq "$fs: relaxed stray reported" "$(last_seq)" $((seq0 + 1))
 	pkstool enable --mode=strict "$blk" || fail "$fs: back to strict"
-	pks-fileops hash /mnt > /tmp/hash.after
+	hash_files /tmp/hash.after
 	cmp /tmp/hash.before /tmp/hash.after || fail "$fs: files changed after re-enable"
 	echo "ok: $fs: disabled, re-enabled relaxed and strict while mounted, files intact"
 	umount /mnt
@@ -123,16 +140,21 @@ pkstool disable "$blk" || fail "disable"
 fs=ext4
 mkfs_fs $fs && mount_fs $fs || fail "control: mkfs and mount"
 pks-fileops run /mnt > /dev/null || fail "control: file operations"
-pks-fileops hash /mnt > /tmp/hash.before
-results=$(stray_all $((start)) | tr '\n' ' ')
-expect_eq "control: strays went through" "$results" "0 0 0 0 "
+hash_files /tmp/hash.before
+# File data first: fsck cannot see it, the checksums must.
+expect_eq "control: data strays went through" "$(stray_data | tr '\n' ' ')" "0 0 "
+umount /mnt || fail "control: umount"
+fsck_fs $fs > /tmp/fsck.out 2>&1 || { cat /tmp/fsck.out; fail "control: fsck after data strays"; }
+mount_fs $fs || fail "control: remount"
+hash_files /tmp/hash.after
+cmp -s /tmp/hash.before /tmp/hash.after &&
+	fail "control: the data strays went unnoticed: the checksum check cannot fail"
+umount /mnt || fail "control: umount"
+# Then the superblock: fsck must see it.
+mount_fs $fs || fail "control: mount for the superblock strays"
+expect_eq "control: superblock strays went through" "$(stray_sb | tr '\n' ' ')" "0 0 "
 umount /mnt
-if fsck_fs $fs > /tmp/fsck.out 2>&1; then
-	mount_fs $fs || fail "control: remount"
-	pks-fileops hash /mnt > /tmp/hash.after
-	umount /mnt
-	cmp -s /tmp/hash.before /tmp/hash.after &&
-		fail "control: the strays went unnoticed: the checks cannot fail"
-fi
-echo "ok: control: unprotected strays corrupted the file system and were detected"
+fsck_fs $fs > /tmp/fsck.out 2>&1 &&
+	fail "control: fsck passed after the superblock strays: the fsck check cannot fail"
+echo "ok: control: unprotected strays changed file data (the checksums saw it) and the superblock (fsck saw it)"
 exit 0

@@ -18,8 +18,9 @@ cleanup() {
 }
 trap cleanup EXIT
 for i in $(seq 15); do
-	ns=$(ndctl create-namespace -r region0 -m devdax -a 2M -s 32M | jq -r .dev) ||
+	json=$(ndctl create-namespace -r region0 -m devdax -a 2M -s 32M) ||
 		fail "cannot create devdax namespace $i"
+	ns=$(echo "$json" | jq -r .dev)
 	created="$created $ns"
 done
 # 16 devdax namespaces and one fsdax: 17 to protect, 15 keys.

@@ -23,7 +23,7 @@ cat "$out"
 echo "--- end"
 
 expect_rc 0 pkstool enable --mode=strict dax0.0
-expect_rc 0 pkstool test stray-write dax0.0
+expect_tests_pass stray-write dax0.0
 pkstool metrics --output "$out" || fail "metrics --output failed"
 ls /tmp/textfile | grep -v '^pkstool.prom$' && fail "temporary files left in the textfile directory"
 grep -q "^pkstool_namespace_protected{namespace=\"$DAX_NS\",device=\"dax0.0\"} 1$" "$out" ||

@@ -78,7 +78,8 @@ expect_eq "stray write" "$?" 14
 root_addr=$(pkstool faults --json --since $seq | jq -r '.[0].address')
 user_addr=$(nobody pkstool faults --json --since $seq | jq -r '.[0].address')
 user_off=$(nobody pkstool faults --json --since $seq | jq -r '.[0].offset')
-[ "$root_addr" != 0x0 ] && [ -n "$root_addr" ] || fail "root sees address '$root_addr'"
+echo "$root_addr" | grep -Eq '^0x[0-9a-f]*[1-9a-f][0-9a-f]*$' ||
+	fail "root sees address '$root_addr'"
 expect_eq "address for nobody" "$user_addr" 0x0
 expect_eq "offset for nobody" "$user_off" 0x3000
 echo "ok: root sees $root_addr, nobody 0x0"

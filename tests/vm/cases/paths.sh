@@ -39,6 +39,12 @@ blockdev_for() {
 	[ "$1" = odirect-loop ] && echo /dev/loop0 || echo /dev/ram0
 }
 paths="ptrace proc-mem process-vm vmsplice coredump io-uring odirect odirect-loop"
+# 6.1 refuses to register io_uring fixed buffers in a dax mapping (a
+# long-term pin of device pages); every other path must run everywhere.
+case $(uname -r) in
+6.1.*) may_be_unsupported=io-uring ;;
+*) may_be_unsupported= ;;
+esac
 expect_eq "grants off with nothing protected" "$(info_json .grants.armed)" false
 for p in $paths; do
 	g0=$(grants "$p")
@@ -46,6 +52,8 @@ for p in $paths; do
 	rc=$?
 	eval "rc_$(echo "$p" | tr - _)=$rc"
 	[ $rc -eq 0 ] || [ $rc -eq 77 ] || fail "unprotected $p exited $rc"
+	[ $rc -eq 77 ] && [ "$p" != "$may_be_unsupported" ] &&
+		fail "unprotected $p is unsupported on $(uname -r)"
 	expect_eq "unprotected $p: no grant" "$(grants "$p")" "$g0"
 done
 

@@ -38,5 +38,5 @@ expect_rc 2 pks-ioctl stray "$start" write
 pkstool disable dax0.0 || fail "disable with pks.ko alone"
 
 load_pks
-expect_rc 0 pkstool test single-key
+expect_tests_pass single-key
 exit 0

@@ -23,7 +23,7 @@ for name in "$DAX_NS" dax0.0 /dev/dax0.0; do
 	out=$(pkstool enable "$name" 2>&1) || fail "second enable: $out"
 	echo "$out" | grep -q '0 enabled, 1 already, 0 changed, 0 refused' ||
 		fail "second enable summary: $out"
-	expect_rc 0 pkstool test stray-write "$name"
+	expect_tests_pass stray-write "$name"
 	out=$(pkstool test protect "$name")
 	echo "$out" | grep -q '^\[SKIP\] protect: the namespace is protected already' ||
 		fail "protect case on a protected namespace: $out"
@@ -71,8 +71,8 @@ expect_eq "enable text" "$(pkstool enable dax0.0 2>/dev/null)" \
 	"$DAX_NS: enabled (key $(ns_json "$DAX_NS" .key), strict)"
 expect_eq "disable text" "$(pkstool disable dax0.0 2>/dev/null)" "$DAX_NS: disabled"
 
-expect_rc 0 pkstool test protect dax0.0
-expect_rc 0 pkstool test stray-write
+expect_tests_pass protect dax0.0
+expect_tests_pass stray-write
 json=$(pkstool enable --all --json) || fail "enable --all"
 expect_eq "enable --all touches devdax and fsdax" "$(echo "$json" | jq -r '[.[].dev] | sort | join(",")')" "$DAX_NS,$FSDAX_NS"
 expect_eq "enable --all result" "$(echo "$json" | jq -r '.[0].result')" enabled
@@ -105,5 +105,5 @@ pkstool list | grep -Eq "^$DAX_NS +region0 +devdax +dax0.0 +[0-9]+ +protected ke
 unload_pks
 load_pks
 expect_eq "unprotected after reload" "$(ns_json "$DAX_NS" .protected)" false
-expect_rc 0 pkstool test protect
+expect_tests_pass protect
 exit 0

@@ -34,7 +34,7 @@ expect_eq "fsdax protected" "$(ns_json "$FSDAX_NS" .protected)" true
 expect_eq "fsdax mode" "$(ns_json "$FSDAX_NS" .protection_mode)" strict
 expect_eq "persistent" "$(ns_json "$DAX_NS" .persistent)" true
 /sbin/modprobe pks_test || fail "modprobe pks_test failed"
-expect_rc 0 pkstool test stray-write dax0.0
+expect_tests_pass stray-write dax0.0
 /sbin/modprobe -r pks_test pks || fail "modprobe -r failed"
 rm /etc/pkstool "/lib/modules/$kver"
 umount /disk

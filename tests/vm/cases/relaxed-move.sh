@@ -4,7 +4,8 @@
 # completes with the word moved and no oops; afterwards, with both strict,
 # strays into either are refused on every CPU and every CPU is back at the
 # default PKRS. (Before, the second fault inside the single-step oopsed and
-# left the first key open on that CPU for good.)
+# left the first key open on that CPU for good.) The control: unprotected,
+# the same strays land on every CPU.
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: stray write to dax[0-9.]+\+0x4008 \(key [0-9]+\): allowed once \(relaxed\)
 . /tests/lib.sh
@@ -46,4 +47,12 @@ while [ $cpu -lt "$(nproc)" ]; do
 done
 expect_eq "cpus back at default PKRS" \
 	"$(info_json "[.cpus[] | select(.pkrs == \"$DEFAULT_PKRS\")] | length")" "$(nproc)"
+# Control: unprotected, the same strays land on every CPU.
+pkstool disable dax0.0 "$dax2" || fail "disable both"
+cpu=0
+while [ $cpu -lt "$(nproc)" ]; do
+	expect_rc 0 taskset -c $cpu pks-ioctl stray $src write
+	expect_rc 0 taskset -c $cpu pks-ioctl stray $dst write
+	cpu=$((cpu + 1))
+done
 exit 0

@@ -9,13 +9,13 @@
 . /tests/lib.sh
 
 load_pks
-expect_rc 0 pkstool test single-key
+expect_tests_pass single-key
 unload_pks
 [ -e /dev/pks ] && fail "/dev/pks still exists after rmmod"
 expect_rc 77 pkstool test all
 expect_eq "driver loaded" "$(info_json .driver.loaded)" false
 load_pks
-expect_rc 0 pkstool test check-defaults
+expect_tests_pass check-defaults
 expect_eq "cpus at default PKRS" \
 	"$(info_json "[.cpus[] | select(.cr4_pks and .pkrs == \"$DEFAULT_PKRS\")] | length")" "$(nproc)"
 exit 0

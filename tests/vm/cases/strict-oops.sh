@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # boot: own
 # pks: in strict mode a plain stray write oopses the writing task, the
-# record says so, and the data is untouched.
+# record says so, and the data is untouched. The control: with protection
+# off the same write lands without an oops.
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # expect-kmsg: BUG: unable to handle page fault for address
 # expect-kmsg: Oops: 0023 \[#1\]
@@ -13,7 +14,7 @@ load_pks
 setup_namespaces
 start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 pkstool enable dax0.0 || fail "enable"
-before=$(pks-ioctl guarded-read $((start + 0x4000)))
+before=$(pks-ioctl guarded-read $((start + 0x4000))) || fail "guarded read"
 seq0=$(last_seq)
 pks-ioctl stray $((start + 0x4000)) plain-write
 status=$?
@@ -24,4 +25,8 @@ expect_eq "one record" "$(echo "$json" | jq length)" 1
 expect_eq "outcome" "$(echo "$json" | jq -r '.[0].outcome')" oops
 expect_eq "still protected" "$(ns_json "$DAX_NS" .protected)" true
 pkstool disable dax0.0 || fail "disable after the oops"
+# Control: with protection off the same plain write lands, no oops.
+expect_rc 0 pks-ioctl stray $((start + 0x4000)) plain-write
+[ "$(pks-ioctl guarded-read $((start + 0x4000)))" != "$before" ] ||
+	fail "control: the unprotected plain write changed nothing"
 exit 0

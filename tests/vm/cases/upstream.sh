@@ -3,7 +3,8 @@
 # unmodified from ../shared/upstream, against pks_test.ko's run_pks: all
 # six of its tests print [OK] (counted: the program exits 0 even when
 # everything skips), check_defaults, single, context_switch, exception,
-# exception_update and run_all; none fails.
+# exception_update and run_all; none fails. The control: with pks_test
+# unloaded the same program prints no [OK].
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
@@ -22,4 +23,9 @@ expect_eq "[SKIP] lines" "$(echo "$out" | grep -c '^\[SKIP\]')" 0
 rmmod pks_test || fail "rmmod pks_test"
 expect_eq "free keys after rmmod pks_test" \
 	"$(info_json '[.keys[] | select(.state == "free")] | length')" 15
+# Control: without the test module's run_pks the same program passes
+# nothing, so the [OK] count above can fail.
+out=$(test_pks 2>&1)
+echo "$out"
+expect_eq "control: [OK] lines without pks_test" "$(echo "$out" | grep -c '^\[OK\]')" 0
 exit 0
