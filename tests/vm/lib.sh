@@ -54,6 +54,15 @@ expect_tests_pass() {
 	echo "ok: 'pkstool test $*': $(echo "$json" | jq -r '[.[] | "\(.test) \(.result)"] | join(", ")')"
 }
 
+# STRAY_VALUE: what pks-ioctl stray writes unless told otherwise
+STRAY_VALUE=0xbadbadbadbadbad0
+
+# unprotected_read ADDR: the word at ADDR, read by the kernel the plain
+# way (guarded reads serve protected ranges only)
+unprotected_read() {
+	pks-ioctl stray "$1" read | sed -n 's/.*: went through, value //p'
+}
+
 # load_pks_only: the production module alone, as a distribution ships it.
 load_pks_only() {
 	[ -e /dev/pks ] && return 0
