@@ -118,7 +118,6 @@ static DEFINE_PER_CPU(struct pks_fault_scratch, pks_scratch[4]);
 /* Records lost because the ring was busy on this CPU (an NMI inside). */
 static atomic64_t pks_ring_busy = ATOMIC64_INIT(0);
 
-/* The callers of the faulting instruction, from this handler's stack. */
 /*
  * Save the faulting context's callers in @sc->entries, past this
  * handler's own frames: returns how many, starting at *@first (*@first
@@ -137,6 +136,7 @@ static unsigned int pks_fault_frames(struct pks_fault_scratch *sc,
 	return i < nr ? nr - i - 1 : 0;
 }
 
+/* The record's callers of the faulting instruction, as symbols. */
 static void pks_fault_stack(struct pks_fault_scratch *sc,
 			    struct pt_regs *fregs)
 {
