@@ -22,7 +22,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define PKS_ABI_VERSION		6
+#define PKS_ABI_VERSION		7
 #define PKS_NR_KEYS		16
 #define PKS_OWNER_LEN		32
 #define PKS_MESSAGE_LEN		128
@@ -509,69 +509,71 @@ struct pks_set_mode {
 };
 
 /*
- * Kernel paths granted access to protected namespaces for the task that
- * calls them, until the call returns (see grants.c). Same X-macro scheme
- * as PKS_TEST_CASES; the numbers are ABI, append before NR only.
+ * Why a kernel access to a protected namespace was let through. There is
+ * no list of kernel functions: a protection-key fault on a protected page
+ * is judged when it happens (see legit.c), and a grant lasts only as long
+ * as the context that faulted runs uninterrupted. Same X-macro scheme as
+ * PKS_TEST_CASES; the numbers are ABI, append before NR only.
  */
-#define PKS_GRANT_PATHS {						\
-	___PKS_P(PTRACE, "ptrace"),					\
-	___PKS_P(REMOTE_VM, "remote-vm"),				\
-	___PKS_P(PROCESS_VM, "process-vm"),				\
-	___PKS_P(PIPE, "pipe"),						\
-	___PKS_P(COREDUMP, "coredump"),					\
-	___PKS_P(IO_URING, "io-uring"),					\
-	___PKS_P(BLOCK_DIRECT, "block-direct"),				\
-	___PKS_P(FSDAX, "fsdax"),					\
-	___PKS_P(PMEM_BLOCK, "pmem-block"),				\
-	___PKS_P(LOOP, "loop"),						\
+#define PKS_GRANT_RULES {						\
+	___PKS_P(HELD, "held-page"),	/* pinned: GUP, pipe, bio, skb */ \
+	___PKS_P(DAX, "dax-layer"),	/* the kernel's DAX code */	\
+	___PKS_P(PMEM, "pmem-driver"),	/* the namespace's driver */	\
 	___PKS_P(NR, ""),						\
 }
 
-#define ___PKS_P(id, name) PKS_PATH_##id
-enum pks_path_id PKS_GRANT_PATHS;
+#define ___PKS_P(id, name) PKS_RULE_##id
+enum pks_rule_id PKS_GRANT_RULES;
 #undef ___PKS_P
 
-#define PKS_PATH_MAX		16
+#define PKS_RULE_MAX		8
 
 /**
- * struct pks_path_info - one granted kernel path
- * @name: NUL-terminated path name, from PKS_GRANT_PATHS
- * @functions: kernel functions that make up the path
- * @probed: of those, the ones this kernel has and the driver probes
- * @calls: calls of them while a namespace was protected
- * @grants: keys opened for a task inside such a call
- * @missed: calls not seen because every probe instance was in use
- * @late: of @grants, those to a call whose entry was not seen (already
- *	running when the probes were armed, or missed): its fault came from
- *	inside one of the path's functions, and the task holds the key until
- *	it returns to user space (a kernel thread: until it leaves the CPU)
+ * struct pks_rule_info - accesses one rule let through
+ * @name: NUL-terminated rule name, from PKS_GRANT_RULES
+ * @task: grants to a task: its key stays open until the task is
+ *	interrupted, leaves the CPU or returns to user space
+ * @softirq: grants in a softirq, until it ends or is interrupted
+ * @hardirq: grants in a hard interrupt handler, until it returns
+ * @stepped: accesses from a context with no end hook (an NMI, or
+ *	interrupt code outside a traced handler), let through for the
+ *	faulting instruction alone
  */
-struct pks_path_info {
+struct pks_rule_info {
 	char name[PKS_NAME_LEN];
-	__u32 functions;
-	__u32 probed;
-	__u64 calls;
-	__u64 grants;
-	__u64 missed;
-	__u64 late;
+	__u64 task;
+	__u64 softirq;
+	__u64 hardirq;
+	__u64 stepped;
 };
 
 /**
- * struct pks_grants - kernel-path grants, PKS_IOC_GRANTS
+ * struct pks_grants - grants and the interrupt boundaries, PKS_IOC_GRANTS
  * @size: in: sizeof(struct pks_grants)
  * @flags: out: PKS_GRANTS_F_* flags
- * @nr_paths: out: entries used in @paths (PKS_PATH_NR)
- * @tasks_attached: out: tasks now holding per-task access state
+ * @nr_rules: out: entries used in @rules (PKS_RULE_NR)
+ * @tasks_granted: out: tasks holding a grant right now
  * @fault_probe_hits: out: kernel protection-key faults the fault probe saw
- * @paths: out: per path, indexed by enum pks_path_id
+ * @refills: out: faults that gave a window its rights back after an
+ *	interrupt boundary had reset them
+ * @spurious: out: faults on an entry whose key the CPU already allowed (a
+ *	stale TLB entry), flushed and retried
+ * @boundary_writes: out: PKRS writes made at interrupt entry and exit
+ * @boundary_hooks: out: interrupt entry and exit hooks in place
+ * @rules: out: per rule, indexed by enum pks_rule_id
  */
 struct pks_grants {
 	__u32 size;
 	__u32 flags;
-	__u32 nr_paths;
-	__u32 tasks_attached;
+	__u32 nr_rules;
+	__u32 tasks_granted;
 	__u64 fault_probe_hits;
-	struct pks_path_info paths[PKS_PATH_MAX];
+	__u64 refills;
+	__u64 spurious;
+	__u64 boundary_writes;
+	__u32 boundary_hooks;
+	__u32 reserved;
+	struct pks_rule_info rules[PKS_RULE_MAX];
 };
 
 #define PKS_GRANTS_F_ARMED	(1u << 0)	/* a namespace is protected */
@@ -589,7 +591,7 @@ struct pks_grants {
 	___PKS_A(KEYED_ENTRIES, "keyed_entries"), /* keyed direct map */ \
 	___PKS_A(KEYS, "keys"),			/* allocated, by anyone */ \
 	___PKS_A(TASK_STATES, "task_states"),	/* per-task access */	\
-	___PKS_A(GRANT_STATES, "grant_states"),	/* fault-callback grants */ \
+	___PKS_A(GRANT_STATES, "grant_states"),	/* tasks holding a grant */ \
 	___PKS_A(PROBES, "probes"),		/* kprobes placed */	\
 	___PKS_A(NR, "")						\
 }
