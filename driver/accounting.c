@@ -22,11 +22,13 @@ void pks_acct_add(enum pks_acct kind, long delta)
 
 static long pks_acct_read(enum pks_acct kind)
 {
-	/* Two kinds are counted by their owners already. */
+	/* Three kinds are counted by their owners already. */
 	if (kind == PKS_ACCT_KEYS)
 		return pks_keys_allocated();
 	if (kind == PKS_ACCT_TASK_STATES)
 		return pks_tasks_attached_count();
+	if (kind == PKS_ACCT_GRANT_STATES)
+		return pks_tasks_granted_count();
 	return atomic_long_read(&pks_acct[kind]);
 }
 

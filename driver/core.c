@@ -106,16 +106,22 @@ static int __init pks_init(void)
 		return rc;
 	}
 	pks_tasks_init();
+	pks_boundary_init();
+	pks_grants_init();
 	/* Without the probe, keys and guards still work; callbacks do not. */
 	pks_faults_init();
+	pks_protect_init();
 	mutex_lock(&pks_lock);
 	pks_dax_guard_arm();
 	mutex_unlock(&pks_lock);
 	rc = misc_register(&pks_misc);
 	if (rc) {
 		pr_err("cannot register /dev/pks: %d\n", rc);
+		pks_protect_exit();
 		pks_dax_guard_exit();
 		pks_faults_exit();
+		pks_grants_exit();
+		pks_boundary_exit_all();
 		pks_tasks_exit();
 		pks_disable_all();
 		return rc;
@@ -128,10 +134,16 @@ static int __init pks_init(void)
 static void __exit pks_exit(void)
 {
 	misc_deregister(&pks_misc);
+	/*
+	 * Ranges first, while their accesses are still judged and granted:
+	 * nothing here takes a module reference, so a module that is
+	 * already going keeps granting until no page is keyed any more.
+	 */
 	pks_protect_exit();
 	pks_dax_guard_exit();
-	pks_grants_exit();
 	pks_faults_exit();
+	pks_grants_exit();
+	pks_boundary_exit_all();
 	pks_tasks_exit();
 	pks_disable_all();
 	pks_acct_report();

@@ -25,10 +25,13 @@
  * @skipped: PKRS writes skipped because @pkrs already held the value
  * @went_down: this driver's teardown ran on the CPU, which is (or was) off
  * @events_down: pks_cpu_events() at that teardown
+ * @lost: the register may differ from @pkrs (an NMI set the default):
+ *	the next write is made whatever @pkrs says
  */
 struct pks_cpu_state {
 	u32 pkrs;
 	bool enabled;
+	bool lost;
 	u64 writes;
 	u64 skipped;
 	bool went_down;
@@ -62,16 +65,29 @@ void pks_write_pkrs(u32 pkrs)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (st->pkrs == pkrs) {
+	if (st->pkrs == pkrs && !READ_ONCE(st->lost)) {
 		st->skipped++;
 	} else {
 		st->pkrs = pkrs;
+		WRITE_ONCE(st->lost, false);
 		wrmsrl(MSR_IA32_PKRS, pkrs);
 		st->writes++;
 	}
 	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_NS_GPL(pks_write_pkrs, PKS_TEST);
+
+/*
+ * From an NMI that set the register to the default behind the copy (or
+ * the fault path, which cannot trust it either): the next write goes to
+ * the register. An NMI between a write's update of the copy and its
+ * WRMSR leaves the register as the interrupted write sets it, and the
+ * flag set, which costs one extra write.
+ */
+void pks_pkrs_lost(void)
+{
+	WRITE_ONCE(this_cpu_ptr(&pks_cpu)->lost, true);
+}
 
 u32 pks_read_pkrs_cache(void)
 {
@@ -149,10 +165,16 @@ static int pks_cpu_offline(unsigned int cpu)
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
 	unsigned long flags;
 
+	/*
+	 * The register keeps the default, and so does the copy: whatever
+	 * runs here until the CPU stops (and after it comes back, until
+	 * pks_cpu_online()) has keys unenforced, but nothing may take the
+	 * copy for rights (a zero would read as every key open).
+	 */
 	local_irq_save(flags);
+	wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
+	st->pkrs = PKS_DEFAULT_PKRS;
 	cr4_update_irqsoff(0, X86_CR4_PKS);
-	wrmsrl(MSR_IA32_PKRS, 0);
-	st->pkrs = 0;
 	st->enabled = false;
 	st->events_down = pks_cpu_events(cpu);
 	st->went_down = true;

@@ -5,7 +5,10 @@
  *
  * - kernelmode_fixup_or_oops() sees every kernel fault that reaches the
  *   bad-area path, including those a fault-safe accessor will fix up. A
- *   protection-key fault on a key of ours is recorded and reported there.
+ *   protection-key fault on a key of ours is judged there: a stale TLB
+ *   entry is flushed, a window's rights that an NMI reset are given back,
+ *   a legitimate access (legit.c) is granted, and anything else is
+ *   recorded and reported.
  * - page_fault_oops() sees the faults nothing fixed up. There a key
  *   owner's callback may take the fault, and a relaxed range lets the
  *   access complete once: the key is opened, the faulting instruction is
@@ -64,8 +67,9 @@ MODULE_PARM_DESC(fault_capture,
 		 "Probe the kernel's fault path, which namespace protection needs (default: on)");
 
 /**
- * struct pks_step - a relaxed access being single-stepped on this CPU
+ * struct pks_step - an access being single-stepped on this CPU
  * @active: the next debug trap is ours
+ * @task: the task that faulted; a trap or fault in any other is not ours
  * @pkrs: this CPU's PKRS before the first key was opened for the step
  * @flags: TF and IF of the faulting context, restored after the step
  *
@@ -75,6 +79,7 @@ MODULE_PARM_DESC(fault_capture,
  */
 struct pks_step {
 	bool active;
+	struct task_struct *task;
 	u32 pkrs;
 	unsigned long flags;
 };
@@ -237,21 +242,62 @@ static noinline void pks_fault_handled(void)
 	barrier();
 }
 
+/*
+ * End a step early: the fault goes on to an oops with no key left open.
+ * Without @fregs (the stepping context is gone), only the CPU's state.
+ */
+static void pks_step_abort(struct pt_regs *fregs)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+
+	if (!st->active)
+		return;
+	pks_write_pkrs(fregs ? st->pkrs :
+		       pks_win_pkrs(interrupt_context_level()));
+	if (fregs)
+		fregs->flags = (fregs->flags &
+				~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
+	st->active = false;
+}
+
+/*
+ * Open @key (to @bits) for one instruction of the faulting context. A
+ * second fault of the same instruction (another key) adds its key to the
+ * same step.
+ */
+static void pks_allow_once(struct pt_regs *fregs, int key, u32 bits)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+
+	/* A step left by a task that slept or died inside it is over. */
+	if (st->active && st->task != current)
+		pks_step_abort(NULL);
+	if (!st->active) {
+		st->pkrs = pks_read_pkrs_cache();
+		st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
+		st->task = current;
+		st->active = true;
+		/* Should the task leave the CPU inside it, the step ends. */
+		if (in_task())
+			pks_grant_hold_task();
+		/* No interrupt may run with the key open: IF off for the step. */
+		fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
+	}
+	pks_set_key_bits(key, bits);
+}
+
+/* Make the probed function return at once: the access is retried. */
+static int pks_retry(struct pt_regs *regs)
+{
+	instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
+	return 1;
+}
+
 static atomic64_t pks_fixup_hits = ATOMIC64_INIT(0);
 
 u64 pks_fault_probe_hits(void)
 {
 	return atomic64_read(&pks_fixup_hits);
-}
-
-/* Whether the faulting context is inside a granted path, unseen. */
-static bool pks_fault_late(struct pks_fault_scratch *sc,
-			   struct pt_regs *fregs)
-{
-	unsigned int nr, first;
-
-	nr = pks_fault_frames(sc, fregs, &first);
-	return first && pks_grant_late(fregs->ip, sc->entries + first, nr);
 }
 
 /*
@@ -289,20 +335,21 @@ static bool pks_clone_args_sane(struct pt_regs *regs)
  * kernelmode_fixup_or_oops(struct pt_regs *regs, unsigned long error_code,
  *			    unsigned long address, ...)
  *
- * Before any fixup: a fault that a granted kernel path takes on a
- * protected namespace gets the key for its task and is retried, unseen;
- * every other fault on our keys is recorded.
+ * Before any fixup: a fault that the context's own rights explain, or a
+ * legitimate access to a protected namespace (legit.c), is retried,
+ * unseen; every other fault on our keys is recorded.
  */
 static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
 	unsigned long address = regs->dx;
+	bool write = error_code & X86_PF_WRITE;
 	struct pks_fault_scratch *sc;
-	struct pks_prot *prot;
+	struct pks_prot *prot = NULL;
+	int key, mode, rule = -1;
 	struct pks_fault *f;
 	bool has_cb;
-	int key, mode;
 
 	if (p != &pks_fixup_kps[0] && !pks_clone_args_sane(regs))
 		return 0;
@@ -317,29 +364,27 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	key = pks_addr_key(address);
 	/* Faults on keys this driver did not hand out are not ours. */
 	if (!pks_key_owner(key, f->owner, &has_cb))
-		return 0;
+		return pks_spurious(address, key, write) ? pks_retry(regs) : 0;
 	f->address = address;
 	f->key = key;
-	f->flags = error_code & X86_PF_WRITE ? PKS_FAULT_F_WRITE : 0;
+	f->flags = write ? PKS_FAULT_F_WRITE : 0;
+	/* Rights the context holds: a stale TLB entry, or a lost register. */
+	if (pks_spurious(address, key, write) || pks_refill(key, write))
+		goto retry;
 	rcu_read_lock();
 	prot = pks_prot_at(address, f->owner, &f->offset, &mode);
-	if (prot && pks_grant_fault(key, error_code & X86_PF_WRITE)) {
-		rcu_read_unlock();
-		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
-		return 1;
+	if (prot) {
+		unsigned int nr, first;
+
+		nr = pks_fault_frames(sc, fregs, &first);
+		rule = pks_legit_rule(address, fregs->ip, sc->entries + first,
+				      first ? nr : 0);
 	}
-	/*
-	 * A call that entered its path unseen: the task holds the key as a
-	 * callback grant does (until it returns to user space, or for a
-	 * kernel thread until it leaves the CPU). Not a single step: the
-	 * access may be a copy to user memory, whose own fault can sleep.
-	 */
-	if (prot && pks_fault_late(sc, fregs) &&
-	    pks_callback_grant(key, error_code & X86_PF_WRITE ? 0 :
-				    PKS_PKRS_WD)) {
+	if (rule >= 0) {
 		rcu_read_unlock();
-		instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
-		return 1;
+		if (!pks_grant(key, write ? 0 : PKS_PKRS_WD, rule))
+			pks_allow_once(fregs, key, write ? 0 : PKS_PKRS_WD);
+		goto retry;
 	}
 	if (prot) {
 		pks_prot_count_fault(prot);
@@ -363,38 +408,8 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 		f->outcome = PKS_FAULT_OOPS;
 	pks_fault_record(sc, fregs);
 	return 0;
-}
-
-/*
- * Open @key (to @bits) for one instruction of the faulting context. A
- * second fault of the same instruction (another key) adds its key to the
- * same step.
- */
-static void pks_allow_once(struct pt_regs *fregs, int key, u32 bits)
-{
-	struct pks_step *st = this_cpu_ptr(&pks_step);
-
-	if (!st->active) {
-		st->pkrs = pks_read_pkrs_cache();
-		st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
-		st->active = true;
-		/* No interrupt may run with the key open: IF off for the step. */
-		fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
-	}
-	pks_set_key_bits(key, bits);
-}
-
-/* End a step early: the fault goes on to an oops with no key left open. */
-static void pks_step_abort(struct pt_regs *fregs)
-{
-	struct pks_step *st = this_cpu_ptr(&pks_step);
-
-	if (!st->active)
-		return;
-	pks_write_pkrs(st->pkrs);
-	fregs->flags = (fregs->flags & ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) |
-		       st->flags;
-	st->active = false;
+retry:
+	return pks_retry(regs);
 }
 
 /**
@@ -486,7 +501,7 @@ static bool pks_run_callback(struct pt_regs *fregs, int key,
 	e->active = false;
 	pks_write_pkrs(e->pkrs);
 	bits = e->updated & mask ? pks_key_bits(key, e->pkrs) : 0;
-	if (granted && !pks_callback_grant(key, bits))
+	if (granted && !pks_grant(key, bits, -1))
 		pks_allow_once(fregs, key, bits);
 	return granted;
 }
@@ -512,8 +527,16 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
 	unsigned long address = regs->dx;
+	struct pks_step *st = this_cpu_ptr(&pks_step);
 	int key;
 
+	/*
+	 * Any other fault of a stepped instruction ends in an oops: no key
+	 * may stay open behind it.
+	 */
+	if (st->active && st->task == current &&
+	    (!(error_code & X86_PF_PK) || address < TASK_SIZE_MAX))
+		pks_step_abort(fregs);
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
 	    address < TASK_SIZE_MAX)
 		return 0;
@@ -542,6 +565,11 @@ static int pks_die_notify(struct notifier_block *nb, unsigned long val,
 
 	if (val != DIE_DEBUG || !st->active)
 		return NOTIFY_DONE;
+	/* Not the stepping task: its step ended unseen (it slept, or died). */
+	if (st->task != current) {
+		pks_step_abort(NULL);
+		return NOTIFY_DONE;
+	}
 	/* The debug trap passes a pointer to its DR6 copy as the error. */
 	dr6 = (unsigned long *)args->err;
 	if (!(*dr6 & DR_STEP))

@@ -3,7 +3,9 @@
  * Access guards: change what a key allows on the current CPU. A window
  * opens a key, disables preemption so the task cannot be switched out with
  * the key open (the stock kernel does not carry PKRS across a switch), and
- * restores the key's previous state when it closes.
+ * restores the key's previous state when it closes. The rights belong to
+ * the context level that opened them (boundary.c): an interrupt taken
+ * inside the window runs without them and gives them back on its way out.
  */
 #include "pks_internal.h"
 
@@ -29,6 +31,20 @@ void pks_set_key_bits(int key, u32 bits)
 }
 EXPORT_SYMBOL_NS_GPL(pks_set_key_bits, PKS_TEST);
 
+/*
+ * Set @key's bits for the context that runs, in its level's rights and
+ * in the register; preemption disabled.
+ */
+static void pks_set_level_key(int key, u32 bits)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pks_win_set_key(interrupt_context_level(), key, bits);
+	pks_set_key_bits(key, bits);
+	local_irq_restore(flags);
+}
+
 /**
  * pks_set_access() - set what @key allows on this CPU
  * @key: an allocated key
@@ -42,7 +58,7 @@ void pks_set_access(int key, enum pks_access access)
 	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
 		return;
 	WARN_ON_ONCE(preemptible());
-	pks_set_key_bits(key, pks_access_bits(access));
+	pks_set_level_key(key, pks_access_bits(access));
 }
 EXPORT_SYMBOL_GPL(pks_set_access);
 
@@ -62,8 +78,8 @@ unsigned int pks_window_open(int key, enum pks_access access)
 	preempt_disable();
 	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
 		return PKS_PKRS_AD;
-	prev = pks_key_bits(key, pks_read_pkrs_cache());
-	pks_set_key_bits(key, pks_access_bits(access));
+	prev = pks_key_bits(key, pks_win_pkrs(interrupt_context_level()));
+	pks_set_level_key(key, pks_access_bits(access));
 	return prev;
 }
 EXPORT_SYMBOL_GPL(pks_window_open);
@@ -76,7 +92,7 @@ EXPORT_SYMBOL_GPL(pks_window_open);
 void pks_window_close(int key, unsigned int prev)
 {
 	if (!WARN_ON_ONCE(!pks_key_valid(key)))
-		pks_set_key_bits(key, prev & (PKS_PKRS_AD | PKS_PKRS_WD));
+		pks_set_level_key(key, prev & (PKS_PKRS_AD | PKS_PKRS_WD));
 	preempt_enable();
 }
 EXPORT_SYMBOL_GPL(pks_window_close);

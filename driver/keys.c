@@ -79,10 +79,14 @@ int pks_key_alloc(const char *owner, pks_fault_cb_t fault_cb, void *data)
 }
 EXPORT_SYMBOL_GPL(pks_key_alloc);
 
+/*
+ * On each CPU, from an IPI: the IPI's own boundary ended every grant
+ * there; no context level keeps rights to the key either.
+ */
 static void pks_key_reset_local(void *data)
 {
-	pks_task_revoke_local();
-	pks_set_access((long)data, PKS_NO_ACCESS);
+	pks_win_drop_key((long)data);
+	pks_set_key_bits((long)data, PKS_PKRS_AD);
 }
 
 /**
@@ -112,7 +116,6 @@ void pks_key_free(int key)
 	/* The fault path calls callbacks with preemption off. */
 	synchronize_rcu();
 
-	pks_task_revoke();
 	on_each_cpu(pks_key_reset_local, (void *)(long)key, 1);
 
 	spin_lock_irqsave(&pks_keys_lock, flags);

@@ -23,29 +23,56 @@ bool pks_cpu_supported(void);
 int pks_enable_all(void);
 void pks_disable_all(void);
 
+/* Context levels, as interrupt_context_level() numbers them. */
+#define PKS_LEVEL_TASK		0
+#define PKS_LEVEL_SOFTIRQ	1
+#define PKS_LEVEL_HARDIRQ	2
+#define PKS_LEVEL_NMI		3
+#define PKS_LEVELS		4
+
+/* boundary.c */
+u32 pks_win_pkrs(int level);
+void pks_win_set_key(int level, int key, u32 bits);
+void pks_win_set_task(u32 pkrs);
+void pks_win_drop_key(int key);
+bool pks_level_traced(int level);
+int pks_boundary_init(void);
+void pks_boundary_exit_all(void);
+void pks_boundary_fill(struct pks_grants *g);
+
+/* enable.c: the register may differ from the copy (an NMI reset it). */
+void pks_pkrs_lost(void);
+
 /* task.c */
 struct pks_task *pks_task_find(void);
 struct pks_task *pks_task_get(struct pks_task *own);
 void pks_task_put(struct pks_task *t);
 void pks_task_set_key(struct pks_task *t, int key, u32 bits);
-void pks_task_restore(struct pks_task *t, u32 pkrs, u32 granted,
-		      unsigned int gen);
-bool pks_task_grant(struct pks_task *t, int key, bool write);
-bool pks_callback_grant(int key, u32 bits);
-void pks_task_revoke(void);
-void pks_task_revoke_local(void);
 unsigned int pks_tasks_attached_count(void);
 int pks_tasks_init(void);
 void pks_tasks_exit(void);
 
-/* grants.c */
-bool pks_grant_fault(int key, bool write);
-bool pks_grant_late(unsigned long ip, const unsigned long *frames,
-		    unsigned int nr);
+/* legit.c */
+enum pks_grant_kind {
+	PKS_GRANT_TASK,
+	PKS_GRANT_SOFTIRQ,
+	PKS_GRANT_HARDIRQ,
+	PKS_GRANT_STEPPED,
+	PKS_GRANT_KINDS
+};
+
+int pks_legit_rule(unsigned long address, unsigned long ip,
+		   const unsigned long *frames, unsigned int nr);
+void pks_grant_hold_task(void);
+bool pks_grant(int key, u32 bits, int rule);
+bool pks_refill(int key, bool write);
+bool pks_spurious(unsigned long address, int key, bool write);
 void pks_grants_arm(void);
 void pks_grants_disarm(void);
+void pks_grants_init(void);
 void pks_grants_exit(void);
 void pks_grants_fill(struct pks_grants *g);
+unsigned int pks_tasks_granted_count(void);
 
 /* keys.c */
 bool pks_key_valid(int key);
@@ -63,6 +90,7 @@ struct pks_prot *pks_prot_at(unsigned long address, char *name, u64 *offset,
 void pks_prot_count_fault(struct pks_prot *p);
 int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
 int pks_range_copy(struct pks_copy *a);
+void pks_protect_init(void);
 void pks_protect_exit(void);
 
 /* faults.c */

@@ -24,6 +24,9 @@ void pks_write_pkrs(u32 pkrs);
 /* The resume hook: rewrite this CPU's PKRS from the driver's copy. */
 void pks_resume_cpu(void);
 
+/* boundary.c: the boundary test's control turns the boundaries off. */
+void pks_boundary_enforce(bool on);
+
 /* guards.c: set a key's two bits on this CPU, with no window. */
 void pks_set_key_bits(int key, u32 bits);
 

@@ -282,6 +282,18 @@ static int pks_check_blockdev(struct pks_range *r, struct pks_prot *p,
 		goto out;
 	}
 	bdev = I_BDEV(file->f_mapping->host);
+	/*
+	 * Only a pmem namespace's own disk: a stacked device with DAX (a
+	 * dm-linear over pmem) has no namespace behind it to watch, and its
+	 * memory belongs to the device underneath.
+	 */
+	if (!bdev->bd_disk->fops->owner ||
+	    strcmp(module_name(bdev->bd_disk->fops->owner), "nd_pmem")) {
+		rc = pks_refuse(msg, -EOPNOTSUPP,
+				"%s is not a pmem namespace's disk (a stacked device?): protect the pmem device underneath",
+				bdev->bd_disk->disk_name);
+		goto out;
+	}
 	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, NULL, NULL);
 	if (!dax_dev) {
 		rc = pks_refuse(msg, -EOPNOTSUPP,
@@ -435,6 +447,13 @@ static void __pks_set_range_key(struct pks_prot *p, int key)
 
 	lockdep_assert_held(&pks_lock);
 	pks_retag_pass(p, key, true);
+	/*
+	 * A TLB entry keeps the key it was loaded with, and no PKRS write
+	 * flushes it: flush after each pass, so that no CPU goes on using
+	 * the old key for a grace period (faults on one that remains are
+	 * flushed and retried by the fault path: pks_spurious()).
+	 */
+	on_each_cpu(pks_flush_tlb_local, NULL, 1);
 	synchronize_rcu();
 	keyed = pks_retag_pass(p, key, false);
 	pks_acct_add(PKS_ACCT_KEYED_ENTRIES, keyed - p->keyed_leaves);
@@ -510,6 +529,42 @@ static struct notifier_block pks_bus_nb[2] = {
 	{ .notifier_call = pks_bus_notify },
 	{ .notifier_call = pks_bus_notify },
 };
+
+/*
+ * The nd bus belongs to libnvdimm, a module: when it goes, the bus and
+ * its notifier chain go with it (bus_unregister() runs in its exit, before
+ * this notice), so the bus is forgotten, not unregistered from; a bus
+ * registered again later, even at the same address, is watched anew.
+ */
+static int pks_module_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct module *mod = data;
+	int i;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&pks_lock);
+	for (i = 0; i < ARRAY_SIZE(pks_buses); i++) {
+		if (!pks_buses[i] ||
+		    !within_module((unsigned long)pks_buses[i], mod))
+			continue;
+		pr_info("%s unloaded: its bus %s is no longer watched\n",
+			mod->name, pks_buses[i]->name);
+		pks_buses[i] = NULL;
+	}
+	mutex_unlock(&pks_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pks_module_nb = {
+	.notifier_call = pks_module_notify,
+};
+
+void pks_protect_init(void)
+{
+	register_module_notifier(&pks_module_nb);
+}
 
 /*
  * Watch @bus for the protected device going away: the dax bus for
@@ -924,9 +979,10 @@ void pks_protect_exit(void)
 	mutex_lock(&pks_lock);
 	list_for_each_entry_safe(p, tmp, &pks_prots, list)
 		__pks_release(p, PKS_EVENT_UNPROTECTED);
-	mutex_unlock(&pks_lock);
 	for (i = 0; i < ARRAY_SIZE(pks_buses); i++)
 		if (pks_buses[i])
 			bus_unregister_notifier(pks_buses[i], &pks_bus_nb[i]);
 	memset(pks_buses, 0, sizeof(pks_buses));
+	mutex_unlock(&pks_lock);
+	unregister_module_notifier(&pks_module_nb);
 }

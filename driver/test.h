@@ -77,6 +77,7 @@ extern const struct pks_test_category pks_task_tests;
 extern const struct pks_test_category pks_key_tests;
 extern const struct pks_test_category pks_fault_tests;
 extern const struct pks_test_category pks_protect_tests;
+extern const struct pks_test_category pks_boundary_tests;
 
 /* test_run.c */
 int pks_test_fail(struct pks_test_ctx *ctx, const char *fmt, ...) __printf(2, 3);

@@ -17,6 +17,7 @@ static const struct pks_test_category *pks_test_categories[] = {
 	&pks_key_tests,
 	&pks_fault_tests,
 	&pks_protect_tests,
+	&pks_boundary_tests,
 };
 
 #define ___PKS_T(id, name, flags) name

@@ -37,12 +37,11 @@ enum pks_access {
  * and pks_update_exception()); it must not sleep. Return true to grant
  * @key (read-write, or what pks_update_exception() set) and retry;
  * false lets the kernel handle the fault as usual (an oops). The grant is
- * the faulting task's own, in its per-task state: a user task keeps it
- * until it returns to user space, a kernel thread until it next leaves the
- * CPU, a task inside an access window or granted kernel path as long as
- * that lasts. A fault outside task context (or where no per-task state
- * can be had) is granted for the faulting instruction alone, which is
- * single-stepped with the key open: nothing else ever runs with it.
+ * the faulting context's alone, as any grant is: a task keeps it until it
+ * is interrupted, leaves the CPU or returns to user space; a softirq or a
+ * hard interrupt handler until it returns. An access after that faults
+ * and is judged again. Where the context's end cannot be seen (an NMI)
+ * the faulting instruction alone is single-stepped with the key open.
  */
 typedef bool (*pks_fault_cb_t)(int key, unsigned long address, bool write,
 			       void *data);
@@ -57,15 +56,10 @@ unsigned int pks_window_open(int key, enum pks_access access);
 void pks_window_close(int key, unsigned int prev);
 
 /**
- * struct pks_task - a task's own access rights, kept across switches
- * @pn: preempt notifier, registered on the task while it holds rights
- * @pkrs: the PKRS value the task runs with
- * @granted: PKRS bits opened by kernel-path grants (not by windows)
- * @gen: the key-revocation generation @granted was made in
- * @depth: windows and kernel-path calls that hold @pn registered
- * @path: the outermost granted kernel path the task is in, or -1
- * @transient: a fault-callback grant's own state: PKS_TRANSIENT_USER ends
- *	at the return to user space, PKS_TRANSIENT_KTHREAD at switch-out
+ * struct pks_task - a task's own window rights, kept across switches
+ * @pn: preempt notifier, registered on the task while it holds windows
+ * @pkrs: the PKRS value the task's windows give it
+ * @depth: windows that hold @pn registered
  *
  * Private to the driver; a consumer only provides the storage, inside
  * struct pks_task_window.
@@ -73,15 +67,8 @@ void pks_window_close(int key, unsigned int prev);
 struct pks_task {
 	struct preempt_notifier pn;
 	u32 pkrs;
-	u32 granted;
-	unsigned int gen;
 	unsigned int depth;
-	int path;
-	int transient;
 };
-
-#define PKS_TRANSIENT_USER	1
-#define PKS_TRANSIENT_KTHREAD	2
 
 /**
  * struct pks_task_window - a window held by the current task

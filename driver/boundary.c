@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interrupt boundaries. The stock kernel keeps PKRS per CPU and never
+ * switches it on interrupt entry, so a hard interrupt, a softirq or an NMI
+ * would run with whatever the interrupted context had opened. Upstream's
+ * series saved PKRS and set the default in the entry code; a module cannot
+ * touch the entry code, but every interrupt handler the kernel dispatches
+ * passes a tracepoint on its way in and out: irq_handler_entry/exit for
+ * device interrupts, the x86 irq_vectors pairs for the system vectors
+ * (timer, IPIs, irq_work, ...), softirq_entry/exit for each softirq, and an
+ * NMI handler registered first in line.
+ *
+ * The rule is: PKRS holds the rights of the context that runs. Each
+ * context level (task, softirq, hard interrupt, NMI) has the rights its
+ * windows opened, kept here per CPU; grants (legit.c) are never kept, so
+ * they end at every boundary. On entry to a handler the CPU gets the
+ * default; on exit the rights of the context it returns to, without its
+ * grant. A grant the interrupted context still needs is judged again by
+ * its next fault; a window's rights come back on exit, or, after an NMI
+ * (which has no exit hook), through the fault path's refill.
+ *
+ * A CPU with nothing open pays one compare per handler and no PKRS write.
+ * What stays open: the kernel's entry code and generic interrupt code up
+ * to the tracepoint (no driver code runs there), and vectors without a
+ * tracepoint (IRQ move cleanup, reboot, hypervisor callbacks); NMI
+ * handlers registered with NMI_FLAG_FIRST after this one.
+ */
+#include "pks_internal.h"
+
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/tracepoint.h>
+#include <asm/nmi.h>
+
+/**
+ * struct pks_levels - what each context level holds on this CPU
+ * @win: PKRS of each level's windows: task, softirq, hardirq, NMI
+ * @traced: inside a traced handler at that level, whose exit ends a grant
+ */
+struct pks_levels {
+	u32 win[PKS_LEVELS];
+	bool traced[PKS_LEVELS];
+};
+
+static DEFINE_PER_CPU(struct pks_levels, pks_levels) = {
+	.win = { PKS_DEFAULT_PKRS, PKS_DEFAULT_PKRS, PKS_DEFAULT_PKRS,
+		 PKS_DEFAULT_PKRS },
+};
+
+/* Only the control of the boundary test turns this off (pks_testing.h). */
+static bool pks_boundary_enforced = true;
+static atomic64_t pks_boundary_writes = ATOMIC64_INIT(0);
+static unsigned int pks_boundary_hooks;
+
+u32 pks_win_pkrs(int level)
+{
+	return this_cpu_read(pks_levels.win[level]);
+}
+
+/* Set @key's bits in @level's window rights; interrupts off. */
+void pks_win_set_key(int level, int key, u32 bits)
+{
+	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	u32 *win = this_cpu_ptr(&pks_levels.win[level]);
+
+	*win = (*win & ~mask) | (bits << PKS_PKRS_SHIFT(key));
+}
+
+/* The task level's rights are the running task's: set on each switch. */
+void pks_win_set_task(u32 pkrs)
+{
+	this_cpu_write(pks_levels.win[PKS_LEVEL_TASK], pkrs);
+}
+
+/* Whether a grant at @level ends with its handler's exit hook. */
+bool pks_level_traced(int level)
+{
+	return READ_ONCE(pks_boundary_enforced) &&
+	       this_cpu_read(pks_levels.traced[level]);
+}
+
+/* A key was freed: no level keeps rights to it. From its IPI. */
+void pks_win_drop_key(int key)
+{
+	int level;
+
+	for (level = 0; level < PKS_LEVELS; level++)
+		pks_win_set_key(level, key, PKS_PKRS_AD);
+}
+
+static void pks_boundary_write(u32 pkrs)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (pks_read_pkrs_cache() != pkrs) {
+		pks_write_pkrs(pkrs);
+		atomic64_inc(&pks_boundary_writes);
+	}
+	local_irq_restore(flags);
+}
+
+static void pks_boundary_enter(int level)
+{
+	this_cpu_write(pks_levels.traced[level], true);
+	if (READ_ONCE(pks_boundary_enforced))
+		pks_boundary_write(pks_win_pkrs(level));
+}
+
+/*
+ * Back to the interrupted context's windows. A hard interrupt returns to
+ * the softirq it interrupted or to the task; a softirq to the task.
+ */
+static void pks_boundary_exit(int level)
+{
+	int back = PKS_LEVEL_TASK;
+
+	this_cpu_write(pks_levels.traced[level], false);
+	if (!READ_ONCE(pks_boundary_enforced))
+		return;
+	if (level == PKS_LEVEL_HARDIRQ && in_serving_softirq())
+		back = PKS_LEVEL_SOFTIRQ;
+	pks_boundary_write(pks_win_pkrs(back));
+}
+
+static void pks_tp_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	pks_boundary_enter(PKS_LEVEL_HARDIRQ);
+}
+
+static void pks_tp_irq_exit(void *data, int irq, struct irqaction *action,
+			    int ret)
+{
+	pks_boundary_exit(PKS_LEVEL_HARDIRQ);
+}
+
+static void pks_tp_vector_entry(void *data, int vector)
+{
+	pks_boundary_enter(PKS_LEVEL_HARDIRQ);
+}
+
+static void pks_tp_vector_exit(void *data, int vector)
+{
+	pks_boundary_exit(PKS_LEVEL_HARDIRQ);
+}
+
+static void pks_tp_softirq_entry(void *data, unsigned int vec_nr)
+{
+	pks_boundary_enter(PKS_LEVEL_SOFTIRQ);
+}
+
+static void pks_tp_softirq_exit(void *data, unsigned int vec_nr)
+{
+	pks_boundary_exit(PKS_LEVEL_SOFTIRQ);
+}
+
+/**
+ * struct pks_tp - one tracepoint this file hooks
+ * @name: the tracepoint's name
+ * @probe: the function given to tracepoint_probe_register()
+ * @tp: the tracepoint, once found
+ * @registered: the probe is registered
+ */
+struct pks_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool registered;
+};
+
+#define PKS_TP(n, fn)		{ .name = n, .probe = fn }
+#define PKS_TP_VECTOR(v)						\
+	PKS_TP(v "_entry", pks_tp_vector_entry),			\
+	PKS_TP(v "_exit", pks_tp_vector_exit)
+
+static struct pks_tp pks_tps[] = {
+	PKS_TP("irq_handler_entry", pks_tp_irq_entry),
+	PKS_TP("irq_handler_exit", pks_tp_irq_exit),
+	PKS_TP("softirq_entry", pks_tp_softirq_entry),
+	PKS_TP("softirq_exit", pks_tp_softirq_exit),
+	/* arch/x86/include/asm/trace/irq_vectors.h: all take the vector. */
+	PKS_TP_VECTOR("local_timer"),
+	PKS_TP_VECTOR("spurious_apic"),
+	PKS_TP_VECTOR("error_apic"),
+	PKS_TP_VECTOR("x86_platform_ipi"),
+	PKS_TP_VECTOR("irq_work"),
+	PKS_TP_VECTOR("reschedule"),
+	PKS_TP_VECTOR("call_function"),
+	PKS_TP_VECTOR("call_function_single"),
+	PKS_TP_VECTOR("threshold_apic"),
+	PKS_TP_VECTOR("deferred_error_apic"),
+	PKS_TP_VECTOR("thermal_apic"),
+};
+
+/*
+ * An NMI has no exit hook: it gets the default, and whatever it
+ * interrupted gets its windows back through the fault path's refill.
+ * The register is read, not the driver's copy: the NMI may have come
+ * between a change of the copy and the write of the register.
+ */
+static int pks_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	u64 pkrs;
+
+	if (!READ_ONCE(pks_boundary_enforced))
+		return NMI_DONE;
+	rdmsrl(MSR_IA32_PKRS, pkrs);
+	if (pkrs != PKS_DEFAULT_PKRS) {
+		wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
+		pks_pkrs_lost();
+		atomic64_inc(&pks_boundary_writes);
+	}
+	return NMI_DONE;
+}
+
+static bool pks_nmi_registered;
+
+static void pks_tp_find(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i++)
+		if (!strcmp(tp->name, pks_tps[i].name))
+			pks_tps[i].tp = tp;
+}
+
+int pks_boundary_init(void)
+{
+	size_t i;
+	int rc;
+
+	for_each_kernel_tracepoint(pks_tp_find, NULL);
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
+		struct pks_tp *t = &pks_tps[i];
+
+		/* Vectors a kernel was built without have no tracepoint. */
+		if (!t->tp)
+			continue;
+		rc = tracepoint_probe_register(t->tp, t->probe, NULL);
+		if (rc) {
+			pr_warn("cannot hook tracepoint %s (%d): interrupts there inherit PKRS\n",
+				t->name, rc);
+			continue;
+		}
+		t->registered = true;
+		pks_boundary_hooks++;
+	}
+	rc = register_nmi_handler(NMI_LOCAL, pks_nmi_handler, NMI_FLAG_FIRST,
+				  "pks");
+	if (rc)
+		pr_warn("cannot register an NMI handler (%d): NMIs inherit PKRS\n",
+			rc);
+	pks_nmi_registered = !rc;
+	pks_boundary_hooks += pks_nmi_registered;
+	pks_acct_add(PKS_ACCT_PROBES, pks_boundary_hooks);
+	pr_info("interrupt boundaries: %u hooks\n", pks_boundary_hooks);
+	return 0;
+}
+
+void pks_boundary_exit_all(void)
+{
+	size_t i;
+
+	if (pks_nmi_registered)
+		unregister_nmi_handler(NMI_LOCAL, "pks");
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
+		if (pks_tps[i].registered)
+			tracepoint_probe_unregister(pks_tps[i].tp,
+						    pks_tps[i].probe, NULL);
+		pks_tps[i].registered = false;
+	}
+	/* No probe may still be running when the module text goes. */
+	tracepoint_synchronize_unregister();
+	pks_acct_add(PKS_ACCT_PROBES, -(long)pks_boundary_hooks);
+	pks_boundary_hooks = 0;
+	pks_nmi_registered = false;
+}
+
+void pks_boundary_fill(struct pks_grants *g)
+{
+	g->boundary_writes = atomic64_read(&pks_boundary_writes);
+	g->boundary_hooks = pks_boundary_hooks;
+}
+
+/* The control of the boundary test: interrupts inherit PKRS again. */
+void pks_boundary_enforce(bool on)
+{
+	WRITE_ONCE(pks_boundary_enforced, on);
+}
+EXPORT_SYMBOL_NS_GPL(pks_boundary_enforce, PKS_TEST);
