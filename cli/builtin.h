@@ -87,7 +87,7 @@ const char *pkstool_module_hint(const char *module, char *buf, size_t len);
 /* json.c */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
 struct json_object *pks_key_to_json(struct pks_key *key);
-struct json_object *pks_path_to_json(struct pks_path *path);
+struct json_object *pks_rule_to_json(struct pks_rule *rule);
 struct json_object *pks_hex_to_json(uint32_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 struct json_object *pks_record_to_json(struct pks_record *rec);

@@ -19,22 +19,33 @@ static const struct argp info_argp = {
 	.children = pkstool_common_children,
 };
 
-/* Kernel-path grants: null without the driver. */
+/*
+ * Grants by rule, and the interrupt boundaries that end them: null
+ * without the driver.
+ */
 static struct json_object *grants_to_json(struct pks_ctx *ctx)
 {
 	struct json_object *jg = json_object_new_object();
-	struct json_object *jpaths = json_object_new_array();
-	struct pks_path *path;
+	struct json_object *jrules = json_object_new_array();
+	struct pks_rule *rule;
 
 	json_object_object_add(jg, "armed",
 			       json_object_new_boolean(pks_grants_armed(ctx)));
-	json_object_object_add(jg, "tasks_attached",
-			       json_object_new_int(pks_get_tasks_attached(ctx)));
+	json_object_object_add(jg, "tasks_granted",
+			       json_object_new_int(pks_get_tasks_granted(ctx)));
 	json_object_object_add(jg, "fault_probe_hits", json_object_new_uint64(
 			       pks_get_fault_probe_hits(ctx)));
-	pks_path_foreach(ctx, path)
-		json_object_array_add(jpaths, pks_path_to_json(path));
-	json_object_object_add(jg, "paths", jpaths);
+	json_object_object_add(jg, "refills",
+			       json_object_new_uint64(pks_get_refills(ctx)));
+	json_object_object_add(jg, "spurious",
+			       json_object_new_uint64(pks_get_spurious(ctx)));
+	json_object_object_add(jg, "boundary_writes", json_object_new_uint64(
+			       pks_get_boundary_writes(ctx)));
+	json_object_object_add(jg, "boundary_hooks",
+			       json_object_new_int(pks_get_boundary_hooks(ctx)));
+	pks_rule_foreach(ctx, rule)
+		json_object_array_add(jrules, pks_rule_to_json(rule));
+	json_object_object_add(jg, "rules", jrules);
 	return jg;
 }
 
@@ -114,7 +125,7 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 
 static void info_print_text(struct pks_ctx *ctx, int status)
 {
-	struct pks_path *path;
+	struct pks_rule *rule;
 	unsigned int i;
 	struct pks_cpu *cpu;
 	struct pks_key *key;
@@ -143,18 +154,22 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	pks_key_foreach(ctx, key)
 		printf("key %2u: %s\n", pks_key_get_id(key),
 		       *pks_key_get_owner(key) ? pks_key_get_owner(key) : "free");
-	printf("kernel-path grants: %s, %u tasks holding access, %llu fault probe hits\n",
+	printf("grants: %s, %u tasks granted, %llu fault probe hits, %llu refills, %llu spurious\n",
 	       pks_grants_armed(ctx) ? "armed" : "off (no namespace protected)",
-	       pks_get_tasks_attached(ctx),
-	       (unsigned long long)pks_get_fault_probe_hits(ctx));
-	pks_path_foreach(ctx, path)
-		printf("path %-12s probed %u/%u calls %llu grants %llu missed %llu late %llu\n",
-		       pks_path_get_name(path), pks_path_get_probed(path),
-		       pks_path_get_functions(path),
-		       (unsigned long long)pks_path_get_calls(path),
-		       (unsigned long long)pks_path_get_grants(path),
-		       (unsigned long long)pks_path_get_missed(path),
-		       (unsigned long long)pks_path_get_late(path));
+	       pks_get_tasks_granted(ctx),
+	       (unsigned long long)pks_get_fault_probe_hits(ctx),
+	       (unsigned long long)pks_get_refills(ctx),
+	       (unsigned long long)pks_get_spurious(ctx));
+	printf("interrupt boundaries: %u hooks, %llu pkrs writes\n",
+	       pks_get_boundary_hooks(ctx),
+	       (unsigned long long)pks_get_boundary_writes(ctx));
+	pks_rule_foreach(ctx, rule)
+		printf("rule %-12s task %llu softirq %llu hardirq %llu stepped %llu\n",
+		       pks_rule_get_name(rule),
+		       (unsigned long long)pks_rule_get_task(rule),
+		       (unsigned long long)pks_rule_get_softirq(rule),
+		       (unsigned long long)pks_rule_get_hardirq(rule),
+		       (unsigned long long)pks_rule_get_stepped(rule));
 	printf("accounting:");
 	for (i = 0; i < pks_get_nr_counts(ctx); i++)
 		printf(" %s=%llu", pks_count_get_name(ctx, i),

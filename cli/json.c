@@ -57,27 +57,23 @@ struct json_object *pks_key_to_json(struct pks_key *key)
 	return jkey;
 }
 
-struct json_object *pks_path_to_json(struct pks_path *path)
+struct json_object *pks_rule_to_json(struct pks_rule *rule)
 {
-	struct json_object *jpath = json_object_new_object();
+	struct json_object *jrule = json_object_new_object();
 
-	if (!jpath)
+	if (!jrule)
 		return NULL;
-	json_object_object_add(jpath, "name",
-			       json_object_new_string(pks_path_get_name(path)));
-	json_object_object_add(jpath, "functions",
-			       json_object_new_int(pks_path_get_functions(path)));
-	json_object_object_add(jpath, "probed",
-			       json_object_new_int(pks_path_get_probed(path)));
-	json_object_object_add(jpath, "calls",
-			       json_object_new_uint64(pks_path_get_calls(path)));
-	json_object_object_add(jpath, "grants",
-			       json_object_new_uint64(pks_path_get_grants(path)));
-	json_object_object_add(jpath, "missed",
-			       json_object_new_uint64(pks_path_get_missed(path)));
-	json_object_object_add(jpath, "late",
-			       json_object_new_uint64(pks_path_get_late(path)));
-	return jpath;
+	json_object_object_add(jrule, "name",
+			       json_object_new_string(pks_rule_get_name(rule)));
+	json_object_object_add(jrule, "task",
+			       json_object_new_uint64(pks_rule_get_task(rule)));
+	json_object_object_add(jrule, "softirq",
+			       json_object_new_uint64(pks_rule_get_softirq(rule)));
+	json_object_object_add(jrule, "hardirq",
+			       json_object_new_uint64(pks_rule_get_hardirq(rule)));
+	json_object_object_add(jrule, "stepped",
+			       json_object_new_uint64(pks_rule_get_stepped(rule)));
+	return jrule;
 }
 
 /*

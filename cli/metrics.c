@@ -155,10 +155,62 @@ static void write_namespaces(FILE *out, struct pks_ctx *ctx, bool loaded)
 	fprintf(out, "pkstool_faults_dropped_total %" PRIu64 "\n", dropped);
 }
 
+/*
+ * Grants by rule and context, and what the interrupt boundaries cost:
+ * the PKRS writes at interrupt entry and exit, and the faults that gave
+ * a window its rights back after one.
+ */
+static void write_grants(FILE *out, struct pks_ctx *ctx)
+{
+	static const struct {
+		const char *name;
+		uint64_t (*get)(struct pks_rule *rule);
+	} contexts[] = {
+		{ "task", pks_rule_get_task },
+		{ "softirq", pks_rule_get_softirq },
+		{ "hardirq", pks_rule_get_hardirq },
+		{ "stepped", pks_rule_get_stepped },
+	};
+	struct pks_rule *rule;
+	size_t i;
+
+	family(out, "grants_total", "counter",
+	       "Kernel accesses to a protected namespace let through, by rule and context.");
+	pks_rule_foreach(ctx, rule) {
+		for (i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
+			fputs("pkstool_grants_total{rule=\"", out);
+			label(out, pks_rule_get_name(rule));
+			fprintf(out, "\",context=\"%s\"} %" PRIu64 "\n",
+				contexts[i].name, contexts[i].get(rule));
+		}
+	}
+	family(out, "tasks_granted", "gauge", "Tasks holding a grant.");
+	fprintf(out, "pkstool_tasks_granted %u\n", pks_get_tasks_granted(ctx));
+	family(out, "fault_probe_hits_total", "counter",
+	       "Kernel protection-key faults the driver's fault probe saw.");
+	fprintf(out, "pkstool_fault_probe_hits_total %" PRIu64 "\n",
+		pks_get_fault_probe_hits(ctx));
+	family(out, "grant_refills_total", "counter",
+	       "Faults that gave a window its rights back after an interrupt boundary reset them.");
+	fprintf(out, "pkstool_grant_refills_total %" PRIu64 "\n",
+		pks_get_refills(ctx));
+	family(out, "spurious_faults_total", "counter",
+	       "Faults on an entry the key already allowed (a stale TLB entry), flushed and retried.");
+	fprintf(out, "pkstool_spurious_faults_total %" PRIu64 "\n",
+		pks_get_spurious(ctx));
+	family(out, "boundary_pkrs_writes_total", "counter",
+	       "PKRS writes made at interrupt entry and exit.");
+	fprintf(out, "pkstool_boundary_pkrs_writes_total %" PRIu64 "\n",
+		pks_get_boundary_writes(ctx));
+	family(out, "boundary_hooks", "gauge",
+	       "Interrupt entry and exit hooks in place.");
+	fprintf(out, "pkstool_boundary_hooks %u\n",
+		pks_get_boundary_hooks(ctx));
+}
+
 static void write_driver(FILE *out, struct pks_ctx *ctx)
 {
 	struct pks_cpu *cpu;
-	struct pks_path *path;
 	struct pks_key *key;
 	unsigned int keys = 0;
 
@@ -180,21 +232,7 @@ static void write_driver(FILE *out, struct pks_ctx *ctx)
 	pks_cpu_foreach(ctx, cpu)
 		fprintf(out, "pkstool_cpu_pkrs_skipped_total{cpu=\"%u\"} %" PRIu64 "\n",
 			pks_cpu_get_id(cpu), pks_cpu_get_pkrs_skipped(cpu));
-	family(out, "path_calls_total", "counter",
-	       "Calls seen on a granted kernel path.");
-	pks_path_foreach(ctx, path)
-		fprintf(out, "pkstool_path_calls_total{path=\"%s\"} %" PRIu64 "\n",
-			pks_path_get_name(path), pks_path_get_calls(path));
-	family(out, "path_grants_total", "counter",
-	       "Keys granted inside calls on a kernel path.");
-	pks_path_foreach(ctx, path)
-		fprintf(out, "pkstool_path_grants_total{path=\"%s\"} %" PRIu64 "\n",
-			pks_path_get_name(path), pks_path_get_grants(path));
-	family(out, "path_missed_total", "counter",
-	       "Calls on a kernel path its probe missed.");
-	pks_path_foreach(ctx, path)
-		fprintf(out, "pkstool_path_missed_total{path=\"%s\"} %" PRIu64 "\n",
-			pks_path_get_name(path), pks_path_get_missed(path));
+	write_grants(out, ctx);
 }
 
 /* Replace @path by @data: a temporary file beside it, then rename(). */

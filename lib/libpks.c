@@ -33,6 +33,13 @@
 #define LIBPKS_ABI_VERSION PKS_ABI_VERSION
 #endif
 
+/*
+ * What this file reads from the driver is ABI 7's meaning of the uapi
+ * structs (grants judged by rule at fault time, not probed kernel paths):
+ * a new PKS_ABI_VERSION is read through here before libpks builds with it.
+ */
+_Static_assert(PKS_ABI_VERSION == 7, "libpks.c speaks driver ABI 7");
+
 struct pks_key {
 	struct pks_ctx *ctx;
 	struct pks_key_info info;
@@ -43,9 +50,9 @@ struct pks_cpu {
 	struct pks_cpu_info info;
 };
 
-struct pks_path {
+struct pks_rule {
 	struct pks_ctx *ctx;
-	struct pks_path_info info;
+	struct pks_rule_info info;
 };
 
 struct pks_record {
@@ -83,8 +90,8 @@ struct pks_ctx {
 	struct pks_info info;
 	struct pks_key keys[PKS_NR_KEYS];
 	struct pks_grants grants;
-	struct pks_path paths[PKS_PATH_MAX];
-	unsigned int nr_paths;
+	struct pks_rule rules[PKS_RULE_MAX];
+	unsigned int nr_rules;
 	struct pks_cpu *cpus;
 	unsigned int nr_cpus;
 	bool loaded;		/* info/keys/cpus hold a snapshot */
@@ -358,12 +365,12 @@ int pks_refresh(struct pks_ctx *ctx)
 	rc = pks_call(ctx, PKS_IOC_GRANTS, &ctx->grants);
 	if (rc)
 		return rc;
-	n = ctx->grants.nr_paths;
-	ctx->nr_paths = n < PKS_PATH_MAX ? n : PKS_PATH_MAX;
-	for (i = 0; i < ctx->nr_paths; i++) {
-		ctx->paths[i].ctx = ctx;
-		ctx->paths[i].info = ctx->grants.paths[i];
-		ctx->paths[i].info.name[PKS_NAME_LEN - 1] = '\0';
+	n = ctx->grants.nr_rules;
+	ctx->nr_rules = n < PKS_RULE_MAX ? n : PKS_RULE_MAX;
+	for (i = 0; i < ctx->nr_rules; i++) {
+		ctx->rules[i].ctx = ctx;
+		ctx->rules[i].info = ctx->grants.rules[i];
+		ctx->rules[i].info.name[PKS_NAME_LEN - 1] = '\0';
 	}
 	memset(&ctx->acct, 0, sizeof(ctx->acct));
 	ctx->acct.size = sizeof(ctx->acct);
@@ -455,9 +462,9 @@ bool pks_grants_armed(struct pks_ctx *ctx)
 	return ctx->grants.flags & PKS_GRANTS_F_ARMED;
 }
 
-unsigned int pks_get_tasks_attached(struct pks_ctx *ctx)
+unsigned int pks_get_tasks_granted(struct pks_ctx *ctx)
 {
-	return ctx->grants.tasks_attached;
+	return ctx->grants.tasks_granted;
 }
 
 uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx)
@@ -465,51 +472,61 @@ uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx)
 	return ctx->grants.fault_probe_hits;
 }
 
-struct pks_path *pks_path_get_first(struct pks_ctx *ctx)
+uint64_t pks_get_refills(struct pks_ctx *ctx)
 {
-	return ctx->loaded && ctx->nr_paths ? &ctx->paths[0] : NULL;
+	return ctx->grants.refills;
 }
 
-struct pks_path *pks_path_get_next(struct pks_path *path)
+uint64_t pks_get_spurious(struct pks_ctx *ctx)
 {
-	struct pks_ctx *ctx = path->ctx;
-
-	return path + 1 < ctx->paths + ctx->nr_paths ? path + 1 : NULL;
+	return ctx->grants.spurious;
 }
 
-const char *pks_path_get_name(struct pks_path *path)
+uint64_t pks_get_boundary_writes(struct pks_ctx *ctx)
 {
-	return path->info.name;
+	return ctx->grants.boundary_writes;
 }
 
-unsigned int pks_path_get_functions(struct pks_path *path)
+unsigned int pks_get_boundary_hooks(struct pks_ctx *ctx)
 {
-	return path->info.functions;
+	return ctx->grants.boundary_hooks;
 }
 
-unsigned int pks_path_get_probed(struct pks_path *path)
+struct pks_rule *pks_rule_get_first(struct pks_ctx *ctx)
 {
-	return path->info.probed;
+	return ctx->loaded && ctx->nr_rules ? &ctx->rules[0] : NULL;
 }
 
-uint64_t pks_path_get_calls(struct pks_path *path)
+struct pks_rule *pks_rule_get_next(struct pks_rule *rule)
 {
-	return path->info.calls;
+	struct pks_ctx *ctx = rule->ctx;
+
+	return rule + 1 < ctx->rules + ctx->nr_rules ? rule + 1 : NULL;
 }
 
-uint64_t pks_path_get_grants(struct pks_path *path)
+const char *pks_rule_get_name(struct pks_rule *rule)
 {
-	return path->info.grants;
+	return rule->info.name;
 }
 
-uint64_t pks_path_get_late(struct pks_path *path)
+uint64_t pks_rule_get_task(struct pks_rule *rule)
 {
-	return path->info.late;
+	return rule->info.task;
 }
 
-uint64_t pks_path_get_missed(struct pks_path *path)
+uint64_t pks_rule_get_softirq(struct pks_rule *rule)
 {
-	return path->info.missed;
+	return rule->info.softirq;
+}
+
+uint64_t pks_rule_get_hardirq(struct pks_rule *rule)
+{
+	return rule->info.hardirq;
+}
+
+uint64_t pks_rule_get_stepped(struct pks_rule *rule)
+{
+	return rule->info.stepped;
 }
 
 unsigned int pks_get_abi_version(struct pks_ctx *ctx)

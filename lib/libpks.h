@@ -7,7 +7,7 @@
  * sets errno. Getters of a value that may be absent say what they return
  * then (NULL, or -ENOENT for an int).
  *
- * Lifetimes: a context owns everything it hands out. Keys, CPUs and paths
+ * Lifetimes: a context owns everything it hands out. Keys, CPUs and rules
  * stay valid until the next pks_refresh(), namespaces until the next
  * pks_ns_scan(), fault records until the next pks_faults_refresh(), and
  * all of them until the last pks_unref(). Strings returned are the
@@ -91,8 +91,8 @@ const char *pks_device_path(struct pks_ctx *ctx);
  * pks_refresh() - read the driver's state into the context
  * @ctx: the context
  *
- * The key, CPU and path lists and the getters below read this snapshot;
- * each call replaces it (earlier key, CPU and path pointers go stale).
+ * The key, CPU and rule lists and the getters below read this snapshot;
+ * each call replaces it (earlier key, CPU and rule pointers go stale).
  *
  * Return: 0, or the negative errno of pks_driver_status() or the ioctl.
  */
@@ -113,15 +113,47 @@ bool pks_key_is_allocated(struct pks_key *key);
 bool pks_key_is_reserved(struct pks_key *key);
 
 /*
- * Kernel paths granted access to protected namespaces (ptrace, pipes, core
- * dumps, ...): whether they are probed now, and per path how many calls
- * were seen and how many keys were granted inside them. From the last
- * pks_refresh().
+ * Grants: kernel accesses to protected namespaces the driver let through.
+ * It judges each protection-key fault on a protected page when it
+ * happens, by rule (PKS_GRANT_RULES: "held-page", a page held by a
+ * reference such as a GUP pin; "dax-layer", the kernel's DAX code on the
+ * stack; "pmem-driver", the namespace's own driver on the stack), and a
+ * grant lasts only while the context that faulted runs uninterrupted:
+ * interrupt entry and exit reset PKRS, and the next fault in the window
+ * refills its rights. From the last pks_refresh().
  */
-struct pks_path;
+struct pks_rule;
+/* Whether a namespace is protected, so that faults are judged at all. */
 bool pks_grants_armed(struct pks_ctx *ctx);
-unsigned int pks_get_tasks_attached(struct pks_ctx *ctx);
+/* Tasks holding a grant when the snapshot was taken. */
+unsigned int pks_get_tasks_granted(struct pks_ctx *ctx);
+/* Kernel protection-key faults the driver's fault probe saw. */
 uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx);
+/* Faults that gave a window its rights back after an interrupt boundary. */
+uint64_t pks_get_refills(struct pks_ctx *ctx);
+/* Faults on an entry the key already allowed (a stale TLB entry). */
+uint64_t pks_get_spurious(struct pks_ctx *ctx);
+/* PKRS writes made at interrupt entry and exit. */
+uint64_t pks_get_boundary_writes(struct pks_ctx *ctx);
+/* Interrupt entry and exit hooks in place. */
+unsigned int pks_get_boundary_hooks(struct pks_ctx *ctx);
+/*
+ * The rules, in PKS_GRANT_RULES order, each with the accesses it let
+ * through by context: a task (until it is interrupted, leaves the CPU or
+ * returns to user space), a softirq, a hard interrupt handler, or
+ * "stepped": a context with no end hook (an NMI, or interrupt code outside
+ * a traced handler), let through for the faulting instruction alone.
+ */
+struct pks_rule *pks_rule_get_first(struct pks_ctx *ctx);
+struct pks_rule *pks_rule_get_next(struct pks_rule *rule);
+#define pks_rule_foreach(ctx, rule)					\
+	for (rule = pks_rule_get_first(ctx); rule;			\
+	     rule = pks_rule_get_next(rule))
+const char *pks_rule_get_name(struct pks_rule *rule);
+uint64_t pks_rule_get_task(struct pks_rule *rule);
+uint64_t pks_rule_get_softirq(struct pks_rule *rule);
+uint64_t pks_rule_get_hardirq(struct pks_rule *rule);
+uint64_t pks_rule_get_stepped(struct pks_rule *rule);
 
 /*
  * The processes that have the device open (what keeps rmmod from
@@ -132,29 +164,17 @@ uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx);
 unsigned int pks_get_nr_holders(struct pks_ctx *ctx);
 /*
  * The driver's own counts of what it holds (open files, protected ranges,
- * keyed direct-map entries, keys, task and grant states, probes placed),
- * from the last pks_refresh(): @i from 0 to pks_get_nr_counts() - 1. All
- * but the sessions and probes go back to zero once nothing is protected;
- * stock kernels have no kmemleak, so these are how a leak shows.
+ * keyed direct-map entries, keys, per-task states, tasks holding a
+ * grant, probes placed), from the last pks_refresh(): @i from 0 to
+ * pks_get_nr_counts() - 1. All but the sessions and probes go back to
+ * zero once nothing is protected; stock kernels have no kmemleak, so
+ * these are how a leak shows.
  */
 unsigned int pks_get_nr_counts(struct pks_ctx *ctx);
 const char *pks_count_get_name(struct pks_ctx *ctx, unsigned int i);
 uint64_t pks_count_get_value(struct pks_ctx *ctx, unsigned int i);
 unsigned int pks_holder_get_pid(struct pks_ctx *ctx, unsigned int i);
 const char *pks_holder_get_comm(struct pks_ctx *ctx, unsigned int i);
-struct pks_path *pks_path_get_first(struct pks_ctx *ctx);
-struct pks_path *pks_path_get_next(struct pks_path *path);
-#define pks_path_foreach(ctx, path)					\
-	for (path = pks_path_get_first(ctx); path;			\
-	     path = pks_path_get_next(path))
-const char *pks_path_get_name(struct pks_path *path);
-unsigned int pks_path_get_functions(struct pks_path *path);
-unsigned int pks_path_get_probed(struct pks_path *path);
-uint64_t pks_path_get_calls(struct pks_path *path);
-uint64_t pks_path_get_grants(struct pks_path *path);
-uint64_t pks_path_get_missed(struct pks_path *path);
-/* Grants to calls whose entry was not seen (found on the task's stack). */
-uint64_t pks_path_get_late(struct pks_path *path);
 
 struct pks_cpu *pks_cpu_get_first(struct pks_ctx *ctx);
 struct pks_cpu *pks_cpu_get_next(struct pks_cpu *cpu);

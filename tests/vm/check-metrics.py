@@ -4,7 +4,9 @@
 case printed with prometheus_client's text parser (a file it cannot parse
 fails) and check the values: unprotected with no faults before, and after
 protection and the stray-write case, dax0.0 protected strict with faults
-counted, per-CPU PKRS writes, and the fault ring by outcome."""
+counted, per-CPU PKRS writes, the fault ring by outcome, a grant series
+per rule and context, the grant and interrupt-boundary counters, and the
+boundary hooks in place while a namespace is protected."""
 import sys
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -24,6 +26,16 @@ def samples(text):
         for s in fam.samples:
             out[(s.name, frozenset(s.labels.items()))] = s.value
     return out
+
+
+# The uapi header's PKS_GRANT_RULES, and the contexts each is counted in.
+RULES = ("held-page", "dax-layer", "pmem-driver")
+CONTEXTS = ("task", "softirq", "hardirq", "stepped")
+GRANT_COUNTERS = ("pkstool_tasks_granted", "pkstool_fault_probe_hits_total",
+                  "pkstool_grant_refills_total",
+                  "pkstool_spurious_faults_total",
+                  "pkstool_boundary_pkrs_writes_total",
+                  "pkstool_boundary_hooks")
 
 
 def get(m, name, **labels):
@@ -63,6 +75,23 @@ def main(path):
         errors.append("no PKRS writes counted: %r" % writes)
     if get(after, "pkstool_faults_dropped_total") is None:
         errors.append("no faults_dropped_total")
+    rules = sorted({dict(k[1]).get("rule") for k in after
+                    if k[0] == "pkstool_grants_total"})
+    if rules != sorted(RULES):
+        errors.append("grant rules %r, expected %r" % (rules, sorted(RULES)))
+    for rule in RULES:
+        for context in CONTEXTS:
+            if get(after, "pkstool_grants_total", rule=rule,
+                   context=context) is None:
+                errors.append("no grants_total for %s in %s" %
+                              (rule, context))
+    for name in GRANT_COUNTERS:
+        if get(after, name) is None:
+            errors.append("no %s" % name)
+    hooks = get(after, "pkstool_boundary_hooks")
+    if hooks is not None and hooks < 1:
+        errors.append("after: no interrupt boundary hooks in place with "
+                      "dax0.0 protected")
     return "; ".join(errors)
 
 

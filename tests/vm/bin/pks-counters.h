@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The driver's counters the benchmark programs read around a measured
- * loop: PKRS writes summed over every CPU, one granted path's calls
- * (entry-probe hits) and grants, fault-probe hits, grants to the pmem
- * driver's block I/O, and this process's context switches.
+ * loop: PKRS writes summed over every CPU, kernel protection-key faults
+ * the fault probe saw, grants to a task by rule (PKS_GRANT_RULES), grants
+ * in any other context (softirq, hard interrupt, stepped) over all rules,
+ * windows refilled after an interrupt boundary, spurious faults, PKRS
+ * writes at interrupt entry and exit, and this process's context switches.
  */
 #ifndef PKS_COUNTERS_H
 #define PKS_COUNTERS_H
@@ -20,15 +22,16 @@
 
 struct pks_counters {
 	uint64_t pkrs_writes;
-	uint64_t calls;
-	uint64_t grants;
 	uint64_t fault_hits;
-	uint64_t block_grants;
+	uint64_t task_grants[PKS_RULE_NR];	/* by enum pks_rule_id */
+	uint64_t irq_grants;	/* softirq, hardirq and stepped, every rule */
+	uint64_t refills;
+	uint64_t spurious;
+	uint64_t boundary_writes;
 	long switches;
 };
 
-static inline void pks_read_counters(int fd, unsigned int path,
-				     struct pks_counters *c)
+static inline void pks_read_counters(int fd, struct pks_counters *c)
 {
 	struct pks_cpu_info cpus[PKS_COUNTERS_MAX_CPUS];
 	struct pks_info info = { .size = sizeof(info),
@@ -45,12 +48,52 @@ static inline void pks_read_counters(int fd, unsigned int path,
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < info.nr_cpus && i < PKS_COUNTERS_MAX_CPUS; i++)
 		c->pkrs_writes += cpus[i].pkrs_writes;
-	c->calls = g.paths[path].calls;
-	c->grants = g.paths[path].grants;
 	c->fault_hits = g.fault_probe_hits;
-	c->block_grants = g.paths[PKS_PATH_PMEM_BLOCK].grants;
+	for (i = 0; i < g.nr_rules && i < PKS_RULE_NR; i++) {
+		c->task_grants[i] = g.rules[i].task;
+		c->irq_grants += g.rules[i].softirq + g.rules[i].hardirq +
+				 g.rules[i].stepped;
+	}
+	c->refills = g.refills;
+	c->spurious = g.spurious;
+	c->boundary_writes = g.boundary_writes;
 	getrusage(RUSAGE_SELF, &ru);
 	c->switches = ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/*
+ * What the counters grew by from @b to @a, as JSON members with no braces
+ * around them, for the caller's object: "pkrs_writes", "fault_probe_hits",
+ * one "<rule>_grants" per rule ("held_page_grants", ...: grants to a task),
+ * "irq_grants", "refills", "spurious", "boundary_writes" and
+ * "context_switches".
+ */
+static inline void pks_print_counters(const struct pks_counters *b,
+				      const struct pks_counters *a)
+{
+#define ___PKS_P(id, name) name
+	static const char *const rules[] = PKS_GRANT_RULES;
+#undef ___PKS_P
+	unsigned int i;
+	const char *s;
+
+	printf("\"pkrs_writes\": %llu, \"fault_probe_hits\": %llu",
+	       (unsigned long long)(a->pkrs_writes - b->pkrs_writes),
+	       (unsigned long long)(a->fault_hits - b->fault_hits));
+	for (i = 0; i < PKS_RULE_NR; i++) {
+		printf(", \"");
+		for (s = rules[i]; *s; s++)
+			putchar(*s == '-' ? '_' : *s);
+		printf("_grants\": %llu",
+		       (unsigned long long)(a->task_grants[i] - b->task_grants[i]));
+	}
+	printf(", \"irq_grants\": %llu, \"refills\": %llu, \"spurious\": %llu, "
+	       "\"boundary_writes\": %llu, \"context_switches\": %ld",
+	       (unsigned long long)(a->irq_grants - b->irq_grants),
+	       (unsigned long long)(a->refills - b->refills),
+	       (unsigned long long)(a->spurious - b->spurious),
+	       (unsigned long long)(a->boundary_writes - b->boundary_writes),
+	       a->switches - b->switches);
 }
 
 #endif /* PKS_COUNTERS_H */

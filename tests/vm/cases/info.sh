@@ -2,7 +2,8 @@
 # pks: load the driver; every CPU has CR4.PKS and the default PKRS, read
 # from the registers; /dev/pks is readable by all (changes need root);
 # key 0 is reserved; the
-# kernel-path grants are listed, probed only while a namespace is protected.
+# grant rules are listed, armed only while a namespace is protected, with
+# the interrupt entry and exit hooks in place then.
 . /tests/lib.sh
 
 # Cases share a boot: start from an unloaded driver.
@@ -13,7 +14,7 @@ load_pks
 expect_eq "/dev/pks mode" "$(stat -c %a /dev/pks)" 644
 expect_eq "cpu supports pks" "$(info_json .cpu_supports_pks)" true
 expect_eq "driver loaded" "$(info_json .driver.loaded)" true
-expect_eq "abi" "$(info_json .driver.abi_version)" 6
+expect_eq "abi" "$(info_json .driver.abi_version)" 7
 expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
 expect_eq "fault log" "$(info_json .driver.fault_log)" true
 n=$(nproc)
@@ -23,15 +24,18 @@ expect_eq "cpus with default PKRS" \
 	"$(info_json "[.cpus[] | select(.pkrs == \"$DEFAULT_PKRS\" and .pkrs_cached == \"$DEFAULT_PKRS\")] | length")" "$n"
 expect_eq "key 0" "$(info_json '.keys[0].state')" reserved
 expect_eq "free keys" "$(info_json '[.keys[] | select(.state == "free")] | length')" 15
-# Kernel-path grants: every path listed, none armed with nothing protected,
-# and on these kernels every function each path wants can be probed.
+# Grants: every rule listed (PKS_GRANT_RULES, in order), none armed and
+# no task holding a grant with nothing protected; armed once a namespace
+# is, with the interrupt boundary hooks in place to end a grant.
 expect_eq "grants armed" "$(info_json .grants.armed)" false
-expect_eq "grant paths" "$(info_json '[.grants.paths[].name] | join(",")')" \
-	ptrace,remote-vm,process-vm,pipe,coredump,io-uring,block-direct,fsdax,pmem-block,loop
+expect_eq "grant rules" "$(info_json '[.grants.rules[].name] | join(",")')" \
+	held-page,dax-layer,pmem-driver
+expect_eq "tasks granted" "$(info_json .grants.tasks_granted)" 0
 setup_namespaces
 pkstool enable dax0.0 || fail "enable"
-expect_eq "paths fully probed" \
-	"$(info_json '[.grants.paths[] | select(.probed == .functions and .functions > 0)] | length')" 10
+expect_eq "grants armed with dax0.0 protected" "$(info_json .grants.armed)" true
+[ "$(info_json .grants.boundary_hooks)" -gt 0 ] ||
+	fail "no interrupt boundary hooks in place with dax0.0 protected"
 # The driver's own counts, as info shows them, move with what it holds
 # and agree with the raw ioctl's.
 expect_eq "accounting: ranges, keys" "$(info_json '"\(.accounting.ranges) \(.accounting.keys)"')" "1 1"

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # pkstool metrics with a protected namespace that took stray writes: the
 # file is replaced atomically, and carries the namespace protected in
-# its mode, its fault count, per-CPU PKRS counters and path grants. The
-# host parses the file with Prometheus's own parser (python3-prometheus-
-# client) and checks the values: the host-check line below. Control: the
-# same metrics before protection say unprotected with no faults.
+# its mode, its fault count, per-CPU PKRS counters, grants by rule and
+# context, and the refill, spurious-fault and interrupt-boundary
+# counters. The host parses the file with Prometheus's own parser
+# (python3-prometheus-client) and checks the values: the host-check line
+# below. Control: the same metrics before protection say unprotected
+# with no faults.
 # host-check: tests/vm/check-metrics.py
 # expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # expect-kmsg: pks: stray (read|write) to dax0\.0
