@@ -58,6 +58,13 @@ u32 pks_win_pkrs(int level)
 	return this_cpu_read(pks_levels.win[level]);
 }
 
+/* For the tests: what the task level holds on this CPU, from an IPI. */
+u32 pks_task_level_pkrs(void)
+{
+	return pks_win_pkrs(PKS_LEVEL_TASK);
+}
+EXPORT_SYMBOL_NS_GPL(pks_task_level_pkrs, PKS_TEST);
+
 /* Set @key's bits in @level's window rights; interrupts off. */
 void pks_win_set_key(int level, int key, u32 bits)
 {
@@ -95,7 +102,7 @@ static void pks_boundary_write(u32 pkrs)
 
 	local_irq_save(flags);
 	if (pks_read_pkrs_cache() != pkrs) {
-		pks_write_pkrs(pkrs);
+		pks_write_pkrs_boundary(pkrs);
 		atomic64_inc(&pks_boundary_writes);
 	}
 	local_irq_restore(flags);
@@ -117,6 +124,8 @@ static void pks_boundary_exit(int level)
 	int back = PKS_LEVEL_TASK;
 
 	this_cpu_write(pks_levels.traced[level], false);
+	/* The handler's windows are closed: nothing of it carries over. */
+	this_cpu_write(pks_levels.win[level], PKS_DEFAULT_PKRS);
 	if (!READ_ONCE(pks_boundary_enforced))
 		return;
 	if (level == PKS_LEVEL_HARDIRQ && in_serving_softirq())
@@ -195,7 +204,9 @@ static struct pks_tp pks_tps[] = {
 
 /*
  * An NMI has no exit hook: it gets the default, and whatever it
- * interrupted gets its windows back through the fault path's refill.
+ * interrupted gets its rights back at its next fault: the driver's copy
+ * of PKRS still holds them, and the fault path writes it again. Faults in
+ * an NMI are never granted.
  * The register is read, not the driver's copy: the NMI may have come
  * between a change of the copy and the write of the register.
  */
@@ -277,9 +288,10 @@ void pks_boundary_exit_all(void)
 	pks_nmi_registered = false;
 }
 
-void pks_boundary_fill(struct pks_grants *g)
+void pks_boundary_fill(struct pks_grants *g, bool counts)
 {
-	g->boundary_writes = atomic64_read(&pks_boundary_writes);
+	if (counts)
+		g->boundary_writes = atomic64_read(&pks_boundary_writes);
 	g->boundary_hooks = pks_boundary_hooks;
 }
 

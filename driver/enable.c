@@ -27,11 +27,13 @@
  * @events_down: pks_cpu_events() at that teardown
  * @lost: the register may differ from @pkrs (an NMI set the default):
  *	the next write is made whatever @pkrs says
+ * @boundary: PKRS writes made at interrupt boundaries, not in @writes
  */
 struct pks_cpu_state {
 	u32 pkrs;
 	bool enabled;
 	bool lost;
+	u64 boundary;
 	u64 writes;
 	u64 skipped;
 	bool went_down;
@@ -59,7 +61,7 @@ bool pks_cpu_supported(void)
  * write, so an IPI that changes PKRS (pks_key_free()) cannot fall between
  * them and leave the copy and the register apart.
  */
-void pks_write_pkrs(u32 pkrs)
+static void __pks_write_pkrs(u32 pkrs, u64 __percpu *counter)
 {
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
 	unsigned long flags;
@@ -71,11 +73,26 @@ void pks_write_pkrs(u32 pkrs)
 		st->pkrs = pkrs;
 		WRITE_ONCE(st->lost, false);
 		wrmsrl(MSR_IA32_PKRS, pkrs);
-		st->writes++;
+		(*this_cpu_ptr(counter))++;
 	}
 	local_irq_restore(flags);
 }
+
+void pks_write_pkrs(u32 pkrs)
+{
+	__pks_write_pkrs(pkrs, &pks_cpu.writes);
+}
 EXPORT_SYMBOL_NS_GPL(pks_write_pkrs, PKS_TEST);
+
+/*
+ * The same, from an interrupt boundary: counted apart, so that the
+ * windows' and grants' own writes can be counted exactly while
+ * interrupts come and go.
+ */
+void pks_write_pkrs_boundary(u32 pkrs)
+{
+	__pks_write_pkrs(pkrs, &pks_cpu.boundary);
+}
 
 /*
  * From an NMI that set the register to the default behind the copy (or
@@ -289,17 +306,34 @@ static void pks_read_cpu_regs(void *data)
 /* Also for the test module: the registers as read on @cpu itself. */
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info)
 {
+	pks_fill_cpu_info_as(cpu, info, true);
+}
+EXPORT_SYMBOL_NS_GPL(pks_fill_cpu_info, PKS_TEST);
+
+/*
+ * @live: read the registers on @cpu (an IPI) and report the counters;
+ * else only what PKS_CPU_F_LIVE says an unprivileged caller sees.
+ */
+void pks_fill_cpu_info_as(unsigned int cpu, struct pks_cpu_info *info,
+			  bool live)
+{
 	struct pks_cpu_state *st = per_cpu_ptr(&pks_cpu, cpu);
 
 	memset(info, 0, sizeof(*info));
 	info->cpu = cpu;
+	if (cpu_online(cpu))
+		info->flags |= PKS_CPU_F_ONLINE;
+	if (!live) {
+		if (READ_ONCE(st->enabled))
+			info->flags |= PKS_CPU_F_CR4_PKS;
+		return;
+	}
+	info->flags |= PKS_CPU_F_LIVE;
 	info->pkrs_cached = READ_ONCE(st->pkrs);
 	info->pkrs_writes = READ_ONCE(st->writes);
 	info->pkrs_skipped = READ_ONCE(st->skipped);
 	if (!cpu_online(cpu))
 		return;
-	info->flags |= PKS_CPU_F_ONLINE;
 	/* Read the registers themselves, not this driver's beliefs. */
 	smp_call_function_single(cpu, pks_read_cpu_regs, info, 1);
 }
-EXPORT_SYMBOL_NS_GPL(pks_fill_cpu_info, PKS_TEST);

@@ -364,16 +364,22 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	key = pks_addr_key(address);
 	/* Faults on keys this driver did not hand out are not ours. */
 	if (!pks_key_owner(key, f->owner, &has_cb))
-		return pks_spurious(address, key, write) ? pks_retry(regs) : 0;
+		return !in_nmi() && pks_spurious(address, key, write) ?
+		       pks_retry(regs) : 0;
 	f->address = address;
 	f->key = key;
 	f->flags = write ? PKS_FAULT_F_WRITE : 0;
-	/* Rights the context holds: a stale TLB entry, or a lost register. */
-	if (pks_spurious(address, key, write) || pks_refill(key, write))
+	/*
+	 * Rights the context holds: a stale TLB entry, or a lost register.
+	 * An NMI holds none and is granted nothing: the driver's copy of
+	 * PKRS is the context's it interrupted.
+	 */
+	if (!in_nmi() &&
+	    (pks_spurious(address, key, write) || pks_refill(key, write)))
 		goto retry;
 	rcu_read_lock();
 	prot = pks_prot_at(address, f->owner, &f->offset, &mode);
-	if (prot) {
+	if (prot && !in_nmi()) {
 		unsigned int nr, first;
 
 		nr = pks_fault_frames(sc, fregs, &first);
@@ -400,6 +406,8 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	 */
 	if (pagefault_disabled())
 		f->outcome = PKS_FAULT_REFUSED;
+	else if (in_nmi())
+		f->outcome = PKS_FAULT_OOPS;
 	else if (has_cb)
 		f->outcome = PKS_FAULT_CALLBACK;
 	else if (mode == PKS_MODE_RELAXED)
@@ -537,8 +545,9 @@ static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
 	if (st->active && st->task == current &&
 	    (!(error_code & X86_PF_PK) || address < TASK_SIZE_MAX))
 		pks_step_abort(fregs);
+	/* Nothing is let through in an NMI, not even once (see above). */
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
-	    address < TASK_SIZE_MAX)
+	    address < TASK_SIZE_MAX || in_nmi())
 		return 0;
 	key = pks_addr_key(address);
 	if (!pks_key_valid(key))

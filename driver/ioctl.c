@@ -9,8 +9,19 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-static long pks_ioctl_get_info(void __user *argp)
+/*
+ * Registers, PKRS counters and grant counts tell what other users'
+ * accesses do, and reading the registers interrupts every CPU: both only
+ * for an opener with CAP_SYS_ADMIN.
+ */
+static bool pks_may_see_activity(struct file *file)
 {
+	return file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
+
+static long pks_ioctl_get_info(struct file *file, void __user *argp)
+{
+	bool live = pks_may_see_activity(file);
 	struct pks_info __user *uinfo = argp;
 	struct pks_cpu_info __user *ucpus;
 	struct pks_cpu_info cpu_info;
@@ -48,7 +59,7 @@ static long pks_ioctl_get_info(void __user *argp)
 		for_each_possible_cpu(cpu) {
 			if (n == info->nr_cpus)
 				break;
-			pks_fill_cpu_info(cpu, &cpu_info);
+			pks_fill_cpu_info_as(cpu, &cpu_info, live);
 			if (copy_to_user(&ucpus[n++], &cpu_info,
 					 sizeof(cpu_info))) {
 				rc = -EFAULT;
@@ -212,7 +223,7 @@ static long pks_ioctl_set_mode(void __user *argp)
 	return rc;
 }
 
-static long pks_ioctl_grants(void __user *argp)
+static long pks_ioctl_grants(struct file *file, void __user *argp)
 {
 	struct pks_grants *g;
 	long rc = 0;
@@ -228,8 +239,9 @@ static long pks_ioctl_grants(void __user *argp)
 		rc = -EINVAL;
 		goto out;
 	}
-	pks_grants_fill(g);
-	g->fault_probe_hits = pks_fault_probe_hits();
+	pks_grants_fill(g, pks_may_see_activity(file));
+	if (pks_may_see_activity(file))
+		g->fault_probe_hits = pks_fault_probe_hits();
 	if (copy_to_user(argp, g, sizeof(*g)))
 		rc = -EFAULT;
 out:
@@ -307,13 +319,13 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case PKS_IOC_GET_INFO:
-		return pks_ioctl_get_info(argp);
+		return pks_ioctl_get_info(file, argp);
 	case PKS_IOC_LIST:
 		return pks_ioctl_list(file, argp);
 	case PKS_IOC_FAULTS:
 		return pks_ioctl_faults(file, argp);
 	case PKS_IOC_GRANTS:
-		return pks_ioctl_grants(argp);
+		return pks_ioctl_grants(file, argp);
 	case PKS_IOC_ACCOUNTING:
 		return pks_ioctl_accounting(argp);
 	case PKS_IOC_HOLDERS:

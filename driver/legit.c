@@ -128,10 +128,15 @@ struct pks_grant_cpu {
 
 static DEFINE_PER_CPU(struct pks_grant_cpu, pks_grant_cpu);
 
-/* Back to the task level's windows: every grant on this CPU ends. */
+/*
+ * Every grant on this CPU ends, a key owner's too. The task level's
+ * windows belong to the task that runs: the next one's notifier loads
+ * its own.
+ */
 static void pks_grant_end(void)
 {
-	pks_write_pkrs(pks_win_pkrs(PKS_LEVEL_TASK));
+	pks_win_set_task(PKS_DEFAULT_PKRS);
+	pks_write_pkrs(PKS_DEFAULT_PKRS);
 }
 
 static void pks_grant_sched_in(struct preempt_notifier *pn, int cpu)
@@ -198,8 +203,9 @@ void pks_grant_hold_task(void)
  * From the fault path, interrupts off.
  *
  * Return: true when the key is open until the context's end can be seen;
- * false when the context has no end hook: then nothing was opened, and the
- * caller lets the faulting instruction alone through.
+ * false when the context has no end hook, or a key owner granted an
+ * interrupt: then nothing was opened, and the caller lets the faulting
+ * instruction alone through.
  */
 bool pks_grant(int key, u32 bits, int rule)
 {
@@ -210,8 +216,16 @@ bool pks_grant(int key, u32 bits, int rule)
 		return false;
 	if (level == PKS_LEVEL_TASK) {
 		pks_grant_hold_task();
+		/*
+		 * A key owner's grant is the task's, as upstream's callback
+		 * changed the task's saved PKRS: kept across interrupts, until
+		 * the task leaves the CPU or returns to user space.
+		 */
+		if (rule < 0)
+			pks_win_set_key(PKS_LEVEL_TASK, key, bits);
 		kind = PKS_GRANT_TASK;
-	} else if (level != PKS_LEVEL_NMI && pks_level_traced(level)) {
+	} else if (rule >= 0 && level != PKS_LEVEL_NMI &&
+		   pks_level_traced(level)) {
 		kind = level == PKS_LEVEL_SOFTIRQ ? PKS_GRANT_SOFTIRQ :
 						    PKS_GRANT_HARDIRQ;
 	} else {
@@ -334,21 +348,21 @@ void pks_grants_exit(void)
 	on_each_cpu(pks_grant_drop_local, NULL, 1);
 }
 
-void pks_grants_fill(struct pks_grants *g)
+/* With @counts false (an unprivileged caller), names and hooks only. */
+void pks_grants_fill(struct pks_grants *g, bool counts)
 {
 	int r;
 
 	g->nr_rules = PKS_RULE_NR;
 	g->flags = READ_ONCE(pks_grants_armed) ? PKS_GRANTS_F_ARMED : 0;
-	g->tasks_granted = atomic_read(&pks_tasks_granted);
-	g->refills = atomic64_read(&pks_refills);
-	g->spurious = atomic64_read(&pks_spurious_count);
-	pks_boundary_fill(g);
+	pks_boundary_fill(g, counts);
 	for (r = 0; r < PKS_RULE_NR; r++) {
 		struct pks_rule_info *ri = &g->rules[r];
 
 		memset(ri, 0, sizeof(*ri));
 		strscpy(ri->name, pks_rule_names[r], sizeof(ri->name));
+		if (!counts)
+			continue;
 		ri->task = atomic64_read(&pks_rule_counts[r][PKS_GRANT_TASK]);
 		ri->softirq =
 			atomic64_read(&pks_rule_counts[r][PKS_GRANT_SOFTIRQ]);
@@ -357,6 +371,12 @@ void pks_grants_fill(struct pks_grants *g)
 		ri->stepped =
 			atomic64_read(&pks_rule_counts[r][PKS_GRANT_STEPPED]);
 	}
+	if (!counts)
+		return;
+	g->flags |= PKS_GRANTS_F_COUNTS;
+	g->tasks_granted = atomic_read(&pks_tasks_granted);
+	g->refills = atomic64_read(&pks_refills);
+	g->spurious = atomic64_read(&pks_spurious_count);
 }
 
 unsigned int pks_tasks_granted_count(void)

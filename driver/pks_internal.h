@@ -38,10 +38,13 @@ void pks_win_drop_key(int key);
 bool pks_level_traced(int level);
 int pks_boundary_init(void);
 void pks_boundary_exit_all(void);
-void pks_boundary_fill(struct pks_grants *g);
+void pks_boundary_fill(struct pks_grants *g, bool counts);
 
 /* enable.c: the register may differ from the copy (an NMI reset it). */
 void pks_pkrs_lost(void);
+void pks_fill_cpu_info_as(unsigned int cpu, struct pks_cpu_info *info,
+			  bool live);
+void pks_write_pkrs_boundary(u32 pkrs);
 
 /* task.c */
 struct pks_task *pks_task_find(void);
@@ -71,7 +74,7 @@ void pks_grants_arm(void);
 void pks_grants_disarm(void);
 void pks_grants_init(void);
 void pks_grants_exit(void);
-void pks_grants_fill(struct pks_grants *g);
+void pks_grants_fill(struct pks_grants *g, bool counts);
 unsigned int pks_tasks_granted_count(void);
 
 /* keys.c */

@@ -26,6 +26,8 @@ void pks_resume_cpu(void);
 
 /* boundary.c: the boundary test's control turns the boundaries off. */
 void pks_boundary_enforce(bool on);
+/* What the task level's windows hold on this CPU (read from an IPI). */
+u32 pks_task_level_pkrs(void);
 
 /* guards.c: set a key's two bits on this CPU, with no window. */
 void pks_set_key_bits(int key, u32 bits);

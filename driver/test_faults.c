@@ -103,7 +103,8 @@ static int pks_test_irq_grant(struct pks_test_ctx *ctx,
  * fault-callback: a plain write to a key with no window open faults, the
  * owner's callback is told the address and access type, grants access,
  * and the write completes; the grant is the task's and is gone once the
- * task has left the CPU. A write from a hard IRQ is granted for that
+ * task has left the CPU: its next write asks again. A write from a hard
+ * IRQ is granted for that
  * instruction only (pks_test_irq_grant). Without the hook the write would
  * oops, so the test is skipped when the hook is missing.
  */
@@ -139,16 +140,17 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	bits = pks_key_bits(key, pks_read_pkrs_cache());
 	preempt_enable();
 	/*
-	 * The grant is this task's: it survives a switch-out (it ends when
-	 * the task returns to user space).
+	 * The grant is this task's while it runs: it ends when the task
+	 * leaves the CPU, and the next write asks the owner again.
 	 */
 	usleep_range(100, 200);
 	preempt_disable();
 	rdmsrl(MSR_IA32_PKRS, msr);
+	WRITE_ONCE(*(u64 *)tp.addr, ~pattern);
 	preempt_enable();
 
-	if (rec.calls != 1)
-		rc = pks_test_fail(ctx, "callback ran %u times, expected 1",
+	if (rec.calls != 2)
+		rc = pks_test_fail(ctx, "callback ran %u times for two writes a sleep apart, expected 2",
 				   rec.calls);
 	else if (rec.address != (unsigned long)tp.addr || !rec.write)
 		rc = pks_test_fail(ctx, "callback saw a %s at the wrong address",
@@ -156,10 +158,10 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	else if (bits != 0)
 		rc = pks_test_fail(ctx, "key %d not granted after callback (bits %#x)",
 				   key, bits);
-	else if (*(u64 *)page_address(tp.page) != pattern)
-		rc = pks_test_fail(ctx, "the retried write did not land");
-	else if (pks_key_bits(key, msr) != 0)
-		rc = pks_test_fail(ctx, "the task lost its grant across a switch (bits %#x)",
+	else if (*(u64 *)page_address(tp.page) != ~pattern)
+		rc = pks_test_fail(ctx, "the retried writes did not land");
+	else if (pks_key_bits(key, msr) != PKS_PKRS_AD)
+		rc = pks_test_fail(ctx, "the grant outlived the task's sleep (bits %#x)",
 				   pks_key_bits(key, msr));
 	else
 		rc = PKS_RESULT_PASS;

@@ -156,7 +156,10 @@ static int pks_ipi_race_worker(void *arg)
 	return 0;
 }
 
-/* On each CPU: the register matches the copy, and @key is closed. */
+/*
+ * On each CPU: the register matches the copy, and @key is closed for the
+ * task level (the IPI itself runs with the default).
+ */
 static void pks_ipi_race_check(void *arg)
 {
 	struct pks_ipi_race *r = arg;
@@ -164,7 +167,8 @@ static void pks_ipi_race_check(void *arg)
 	u64 msr;
 
 	rdmsrl(MSR_IA32_PKRS, msr);
-	if (msr != cache || pks_key_bits(r->key, cache) != PKS_PKRS_AD)
+	if (msr != cache ||
+	    pks_key_bits(r->key, pks_task_level_pkrs()) != PKS_PKRS_AD)
 		atomic_inc(&r->bad_cpus);
 }
 

@@ -268,9 +268,9 @@ static void pks_irq_probe_fn(struct irq_work *work)
 /*
  * exception: inside a task window, a fault on another key that a
  * fault-safe accessor fixes up leaves the task's state as it was; an
- * interrupt taken inside the window sees the window's rights (a stock
- * kernel does not switch PKRS on interrupt entry: a documented limit);
- * and after the task sleeps, its window is still what it opened.
+ * interrupt taken inside the window runs with the default, not the
+ * window's rights, and the window is back when it returns; and after the
+ * task sleeps, its window is still what it opened.
  */
 static int pks_test_exception(struct pks_test_ctx *ctx)
 {
@@ -308,9 +308,10 @@ static int pks_test_exception(struct pks_test_ctx *ctx)
 			cpu_relax();
 		if (!probe.done)
 			result = pks_test_fail(ctx, "self-interrupt never ran");
-		else if (probe.bits || pks_msr_key_bits(tp.key))
-			result = pks_test_fail(ctx, "interrupt saw key bits %#x, after it %#x; window 0",
-					       probe.bits, pks_msr_key_bits(tp.key));
+		else if (probe.bits != PKS_PKRS_AD || pks_msr_key_bits(tp.key))
+			result = pks_test_fail(ctx, "interrupt saw key bits %#x (the default is %#x), after it %#x (the window's 0)",
+					       probe.bits, PKS_PKRS_AD,
+					       pks_msr_key_bits(tp.key));
 	}
 	preempt_enable();
 	irq_work_sync(&probe.work);

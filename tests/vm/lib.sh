@@ -94,6 +94,15 @@ info_json() {
 	pkstool info --json | jq -r ".[0] | $1"
 }
 
+# rule_grants RULE [CONTEXTS]: accesses the driver let through under RULE
+# (held-page, dax-layer, pmem-driver), summed over CONTEXTS (default: task
+# softirq hardirq stepped)
+rule_grants() {
+	local ctx=${2:-task softirq hardirq stepped} sum=
+	for c in $ctx; do sum="$sum${sum:+ + }.$c"; done
+	info_json ".grants.rules[] | select(.name == \"$1\") | $sum"
+}
+
 # The PKRS value the driver keeps outside windows: key 0 RW, 1..15 AD.
 DEFAULT_PKRS=0x55555554
 

@@ -13,16 +13,16 @@ setup_namespaces
 out=$(pkstool test all) || fail "pkstool test all exited $?: $out"
 echo "$out"
 for t in check-defaults single-key context-switch exception fault-callback unclaimed \
-	 protect stray-write resume nmi key-free ipi-race; do
+	 protect stray-write resume nmi key-free ipi-race boundary; do
 	echo "$out" | grep -qx "\[OK\] $t" || fail "no [OK] line for $t"
 done
 echo "$out" | grep -q 'all-keys\|crash' && fail "'all' ran all-keys or crash"
 
 expect_rc 0 pkstool test all-keys
 json=$(pkstool test --json all all-keys) || fail "test --json exited $?"
-expect_eq "json tests" "$(echo "$json" | jq 'length')" 13
+expect_eq "json tests" "$(echo "$json" | jq 'length')" 14
 expect_eq "json passes" \
-	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 13
+	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 14
 
 # No key may stay allocated after the cases.
 expect_eq "free keys after tests" \

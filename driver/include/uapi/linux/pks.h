@@ -67,6 +67,13 @@ struct pks_cpu_info {
 
 #define PKS_CPU_F_ONLINE	(1u << 0)
 #define PKS_CPU_F_CR4_PKS	(1u << 1)	/* CR4.PKS set on that CPU */
+/*
+ * The registers and counters were read (on that CPU, by an IPI): only
+ * for a caller with CAP_SYS_ADMIN. For anyone else @pkrs, @pkrs_cached
+ * and the counters read 0 (they would tell what other users' accesses
+ * do), CR4.PKS is the driver's own record, and no CPU is interrupted.
+ */
+#define PKS_CPU_F_LIVE		(1u << 2)
 
 /**
  * struct pks_info - driver state, filled by PKS_IOC_GET_INFO
@@ -578,6 +585,11 @@ struct pks_grants {
 };
 
 #define PKS_GRANTS_F_ARMED	(1u << 0)	/* a namespace is protected */
+/*
+ * The counts are filled in: only for a caller with CAP_SYS_ADMIN (they
+ * tell what other users' accesses do); for anyone else they read 0.
+ */
+#define PKS_GRANTS_F_COUNTS	(1u << 1)
 
 /*
  * What pks.ko holds right now, counted by the driver itself (stock
