@@ -315,20 +315,32 @@ static const char * const pks_clone_kinds[] = { "constprop", "isra" };
 #define PKS_FIXUP_NAMES	(1 + ARRAY_SIZE(pks_clone_kinds) * PKS_CLONES_PER_KIND)
 
 static struct kprobe pks_fixup_kps[PKS_FIXUP_NAMES];
+/* A call of this probe's function had the address CR2 held in dx. */
+static bool pks_fixup_checked[PKS_FIXUP_NAMES];
 
 /*
  * A clone (.constprop, .isra) may have dropped or moved arguments; its
  * arguments are trusted only where they have the original's layout: the
- * address is the one CR2 holds, and the fault's registers lie just above
- * this frame on the same stack (a page fault never switches to an IST
- * stack).
+ * fault's registers lie just above this frame on the same stack (a page
+ * fault never switches to an IST stack), and the address is the one CR2
+ * holds. CR2 can change before the probe runs, though: the stock kernel
+ * WARNs on the first protection-key fault of a boot, and the WARN's dump
+ * of the code bytes around the faulting and the user-mode instruction
+ * faults (and is fixed up) where they border an unmapped page. The layout
+ * is the clone's, the same for every call: once one call has matched
+ * CR2, the clone's address argument is trusted (pks_fixup_check() makes
+ * such a call at load).
  */
-static bool pks_clone_args_sane(struct pt_regs *regs)
+static bool pks_clone_args_sane(struct kprobe *p, struct pt_regs *regs)
 {
 	unsigned long fregs = regs->di;
+	bool *checked = &pks_fixup_checked[p - pks_fixup_kps];
 
-	return regs->dx == read_cr2() && fregs >= regs->sp &&
-	       fregs - regs->sp < THREAD_SIZE;
+	if (fregs < regs->sp || fregs - regs->sp >= THREAD_SIZE)
+		return false;
+	if (regs->dx == read_cr2())
+		WRITE_ONCE(*checked, true);
+	return READ_ONCE(*checked);
 }
 
 /*
@@ -351,7 +363,7 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	struct pks_fault *f;
 	bool has_cb;
 
-	if (p != &pks_fixup_kps[0] && !pks_clone_args_sane(regs))
+	if (p != &pks_fixup_kps[0] && !pks_clone_args_sane(p, regs))
 		return 0;
 	/* User pages (PKU) fault with the PK bit too; only kernel ones count. */
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
@@ -616,6 +628,24 @@ static const char *pks_fixup_name(unsigned int i)
 	return name;
 }
 
+/*
+ * One harmless fault through the bad-area path that protection-key faults
+ * take too: a fault-safe read of the guard page after a vmalloc area,
+ * never mapped. No WARN comes before the probe, so CR2 still holds the
+ * address, and the clone's arguments are checked before any protection-key
+ * fault can come.
+ */
+static void pks_fixup_check(void)
+{
+	char *p = vmalloc(PAGE_SIZE);
+	char c;
+
+	if (!p)
+		return;
+	copy_from_kernel_nofault(&c, p + PAGE_SIZE, 1);
+	vfree(p);
+}
+
 static void pks_fault_wake_fn(struct irq_work *work)
 {
 	wake_up_interruptible(&pks_fault_wq);
@@ -659,6 +689,8 @@ int pks_faults_init(void)
 	}
 	if (!pks_fixup_registered)
 		pr_warn("cannot probe kernelmode_fixup_or_oops: faults are not logged\n");
+	else
+		pks_fixup_check();
 	return 0;
 }
 
@@ -673,6 +705,7 @@ void pks_faults_exit(void)
 		pks_acct_add(PKS_ACCT_PROBES, -1);
 	}
 	memset(pks_fixup_placed, 0, sizeof(pks_fixup_placed));
+	memset(pks_fixup_checked, 0, sizeof(pks_fixup_checked));
 	if (pks_oops_registered) {
 		unregister_kprobe(&pks_oops_kp);
 		pks_acct_add(PKS_ACCT_PROBES, -1);

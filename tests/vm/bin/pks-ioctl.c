@@ -18,6 +18,11 @@
  *   pks-ioctl stray ADDR read|write|plain-read|plain-write [VALUE]
  *	one 8-byte kernel access at physical ADDR with no window; print the
  *	value read or written; exit 0 if it went through, else the errno
+ *   pks-ioctl stray-edge ADDR read|write|plain-read|plain-write [VALUE]
+ *	as stray, but the ioctl's syscall instruction is the first of a code
+ *	page that follows an inaccessible one, so that a kernel report that
+ *	dumps the caller's code bytes (the stock WARN on the first kernel
+ *	protection-key fault of a boot does) itself faults reading them
  *   pks-ioctl guarded-read ADDR
  *	read 8 bytes at ADDR through an access window and print them
  *   pks-ioctl stray-move DST SRC
@@ -40,6 +45,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/pks.h>
@@ -315,6 +321,34 @@ static int do_malformed(void)
 	return failures ? 1 : 0;
 }
 
+/*
+ * ioctl() made from a stub at the start of a code page whose preceding
+ * page is mapped PROT_NONE: the bytes a kernel report dumps from before
+ * the user-mode instruction pointer (42 of them, on both kernels) lie in
+ * the inaccessible page, so the report's own read of them faults.
+ */
+static int (*edge_ioctl)(int fd, unsigned long cmd, void *arg);
+
+static int edge_setup(void)
+{
+	static const unsigned char stub[] = {
+		0xb8, SYS_ioctl, 0x00, 0x00, 0x00,	/* mov $SYS_ioctl, %eax */
+		0x0f, 0x05,				/* syscall */
+		0xc3,					/* ret */
+	};
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, 2 * pg, PROT_NONE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || mprotect(m + pg, pg, PROT_READ | PROT_WRITE))
+		return -1;
+	memcpy(m + pg, stub, sizeof(stub));
+	if (mprotect(m + pg, pg, PROT_READ | PROT_EXEC))
+		return -1;
+	edge_ioctl = (int (*)(int, unsigned long, void *))(m + pg);
+	return 0;
+}
+
 /* A guarded copy on /dev/pks, or a stray on /dev/pks-test. */
 static int copy8(int fd, uint64_t addr, uint32_t flags, uint64_t *val)
 {
@@ -329,7 +363,13 @@ static int copy8(int fd, uint64_t addr, uint32_t flags, uint64_t *val)
 	unsigned long cmd = flags & (PKS_COPY_F_UNGUARDED | PKS_COPY_F_PLAIN) ?
 			    PKS_TEST_IOC_STRAY : PKS_IOC_COPY;
 
-	return ioctl(fd, cmd, &copy) < 0 ? errno : 0;
+	int rc;
+
+	if (!edge_ioctl)
+		return ioctl(fd, cmd, &copy) < 0 ? errno : 0;
+	/* The stub returns the system call's own result: -errno. */
+	rc = edge_ioctl(fd, cmd, &copy);
+	return rc < 0 ? -rc : 0;
 }
 
 static int do_stray(int argc, char **argv)
@@ -430,6 +470,13 @@ int main(int argc, char **argv)
 
 	if (argc >= 4 && !strcmp(argv[1], "stray"))
 		return do_stray(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "stray-edge")) {
+		if (edge_setup()) {
+			perror("pks-ioctl: stray-edge");
+			return 2;
+		}
+		return do_stray(argc, argv);
+	}
 	if (argc >= 4 && !strcmp(argv[1], "stray-move"))
 		return do_stray_move(argv);
 	if (argc >= 3 && !strcmp(argv[1], "storm"))
@@ -454,7 +501,8 @@ int main(int argc, char **argv)
 		return do_head();
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
 		"       protect-cost START LEN DAXDEV |\n"
-		"       stray ADDR KIND [VALUE] | stray-move DST SRC |\n"
+		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
+		"       stray-move DST SRC |\n"
 		"       guarded-read ADDR | storm ADDR N | accounting | head\n");
 	return 2;
 }
