@@ -130,6 +130,31 @@ static int do_protect(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * pks-ioctl protect-blockdev DEV: ask the driver itself to protect block
+ * device DEV (the CLI's own checks left out), print its answer, and end
+ * the protection if it was given. Exit 0 or the errno.
+ */
+static int do_protect_blockdev(char **argv)
+{
+	struct pks_protect prot = { .size = sizeof(prot),
+				    .flags = PKS_PROTECT_F_BLOCKDEV };
+	int fd = open(argv[2], O_RDONLY), rc;
+
+	if (fd < 0) {
+		perror(argv[2]);
+		return 2;
+	}
+	prot.range.addr = fd;
+	rc = ioctl(dev_fd(), PKS_IOC_PROTECT, &prot) < 0 ? errno : 0;
+	printf("protect %s: %s: %s\n", argv[2], rc ? strerror(rc) : "ok",
+	       rc ? prot.message : prot.name);
+	if (!rc)
+		unprotect(prot.range.start);
+	close(fd);
+	return rc;
+}
+
 static uint64_t keyed_entries(void)
 {
 	struct pks_accounting a = { .size = sizeof(a) };
@@ -491,6 +516,8 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "protect"))
 		return do_protect(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "protect-blockdev"))
+		return do_protect_blockdev(argv);
 	if (argc >= 5 && !strcmp(argv[1], "protect-cost"))
 		return do_protect_cost(argv);
 	if (argc >= 2 && !strcmp(argv[1], "malformed"))
@@ -500,6 +527,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "head"))
 		return do_head();
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
+		"       protect-blockdev DEV |\n"
 		"       protect-cost START LEN DAXDEV |\n"
 		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
 		"       stray-move DST SRC |\n"
