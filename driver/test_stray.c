@@ -6,6 +6,7 @@
  */
 #include "test.h"
 
+#include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -69,6 +70,7 @@ int pks_stray_access(struct pks_copy *a)
 	bool write = a->flags & PKS_COPY_F_WRITE;
 	bool plain = a->flags & PKS_COPY_F_PLAIN;
 	char __user *ubuf = u64_to_user_ptr(a->buf);
+	struct dev_pagemap *pgmap;
 	size_t n, chunk_done;
 	void *bounce;
 	u64 word;
@@ -90,13 +92,22 @@ int pks_stray_access(struct pks_copy *a)
 	/*
 	 * Strays may also hit unprotected memory (the control case of a
 	 * test), but only device-dax or fsdax memory, never any address.
+	 * The pagemap is held across the access: a namespace torn down in
+	 * between would take its direct map with it.
 	 */
-	if (pks_dax_memory(a->start, a->len))
+	pgmap = get_dev_pagemap(PHYS_PFN(a->start), NULL);
+	if (!pgmap)
 		return -ENOENT;
+	if (pks_dax_memory(a->start, a->len)) {
+		put_dev_pagemap(pgmap);
+		return -ENOENT;
+	}
 	/* A plain access may oops this task: nothing to leak then. */
 	bounce = plain ? &word : kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!bounce)
+	if (!bounce) {
+		put_dev_pagemap(pgmap);
 		return -ENOMEM;
+	}
 	while (a->done < a->len) {
 		n = min_t(u64, PAGE_SIZE, a->len - a->done);
 		if (write && copy_from_user(bounce, ubuf + a->done, n)) {
@@ -116,5 +127,6 @@ int pks_stray_access(struct pks_copy *a)
 	}
 	if (!plain)
 		kfree(bounce);
+	put_dev_pagemap(pgmap);
 	return rc;
 }

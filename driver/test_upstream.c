@@ -14,6 +14,8 @@
  */
 #include "test.h"
 
+#include <linux/sched/task.h>
+
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/mm.h>
@@ -39,7 +41,8 @@ enum {
  * struct pks_up_session - one open run_pks file
  * @pass: the last test's result
  * @armed: a task window from ARM_CTX_SWITCH is open
- * @owner: the task holding it
+ * @owner: the task holding it, pinned so that its address cannot be
+ *	reused by a new task while the window is open
  * @window: that window
  * @crash_armed: the crash test was requested once
  */
@@ -221,12 +224,16 @@ static int pks_up_run(struct pks_up_session *s, int test)
 		s->pass = pks_up_check_key(pks_up_addr, pks_up_key);
 		return 0;
 	case ARM_CTX_SWITCH:
-		if (s->armed)
+		if (s->armed && s->owner != current)
+			return -EBUSY;
+		if (s->armed) {
 			pks_task_window_close(&s->window);
+			put_task_struct(s->owner);
+		}
 		/* Open across syscalls: the task's own rights, until 3. */
 		pks_task_window_open(pks_up_key, PKS_READ_WRITE, &s->window);
 		s->armed = true;
-		s->owner = current;
+		s->owner = get_task_struct(current);
 		s->pass = true;
 		return 0;
 	case CHECK_CTX_SWITCH:
@@ -236,6 +243,8 @@ static int pks_up_run(struct pks_up_session *s, int test)
 		s->pass = pks_msr_key_bits(pks_up_key) == 0;
 		preempt_enable();
 		pks_task_window_close(&s->window);
+		put_task_struct(s->owner);
+		s->owner = NULL;
 		s->armed = false;
 		return 0;
 	case RUN_EXCEPTION:
@@ -330,10 +339,12 @@ static int pks_up_release(struct inode *inode, struct file *file)
 	 * A window is the task's own: only that task can close it. Another
 	 * releaser (the fd outlived it) leaves the session to the window.
 	 */
-	if (s->armed && s->owner == current)
+	if (s->armed && s->owner == current) {
 		pks_task_window_close(&s->window);
-	else if (s->armed)
+		put_task_struct(s->owner);
+	} else if (s->armed) {
 		return 0;
+	}
 	kfree(s);
 	pks_up_put();
 	return 0;

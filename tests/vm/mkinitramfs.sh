@@ -35,7 +35,7 @@ copy_prog() {
 		esac
 	done
 }
-for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair pmempool \
+for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair xfs_io pmempool \
 	 dmsetup; do
 	copy_prog "$(command -v $p)" "bin/$p"
 done

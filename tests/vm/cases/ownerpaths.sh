@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# pks: the namespace's owners reach it without being named. On a
+# protected fsdax namespace (strict):
+# - buffered reads of /dev/pmemN after the page cache was dropped, with
+#   posix_fadvise(WILLNEED) and readahead(2) (on 6.1 the pmem driver's
+#   pmem_rw_page(); on 6.12 its bio path): the right data, counted under
+#   the pmem-driver rule;
+# - FALLOC_FL_UNSHARE_RANGE on a reflinked xfs -o dax=always file (the
+#   DAX layer's copy of shared blocks): the right data, counted under the
+#   dax-layer rule, and a clean xfs_repair.
+# Each runs unprotected first (the control: the same data, nothing
+# counted); protected, nothing may be recorded as a stray.
+# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+. /tests/lib.sh
+
+load_pks
+setup_namespaces
+blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+[ -b "/dev/$blk" ] || fail "no fsdax block device"
+pkstool disable --all >/dev/null || fail "disable --all"
+dd if=/dev/urandom of=/tmp/raw bs=1M count=16 2>/dev/null
+want=$(md5sum < /tmp/raw)
+dd if=/tmp/raw of="/dev/$blk" bs=1M oflag=direct 2>/dev/null ||
+	fail "cannot write /dev/$blk"
+
+# readback: drop the page cache, read ahead, then read the 16 MiB back
+readback() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	xfs_io -r -c "fadvise -w 0 16m" -c "readahead 0 16m" "/dev/$blk" \
+		> /dev/null || fail "fadvise and readahead on /dev/$blk"
+	dd if="/dev/$blk" bs=1M count=16 2>/dev/null | md5sum
+}
+
+for prot in off on; do
+	[ $prot = on ] && { pkstool enable "$blk" >/dev/null || fail "enable"; }
+	seq0=$(last_seq) g0=$(rule_grants pmem-driver)
+	expect_eq "buffered read-back ($prot)" "$(readback)" "$want"
+	g1=$(rule_grants pmem-driver)
+	if [ $prot = off ]; then
+		expect_eq "unprotected: no pmem-driver grant" "$g1" "$g0"
+	else
+		[ "$g1" -gt "$g0" ] || fail "protected: no pmem-driver grant ($g0 -> $g1)"
+		echo "ok: protected read-back: $((g1 - g0)) pmem-driver grants"
+	fi
+	expect_eq "no stray recorded ($prot)" "$(last_seq)" "$seq0"
+done
+pkstool disable "$blk" >/dev/null || fail "disable"
+
+# Reflink, then unshare, on xfs with DAX.
+mkdir -p /mnt
+mkfs.xfs -q -f -m reflink=1 "/dev/$blk" || fail "mkfs.xfs"
+mount -t xfs -o dax=always "/dev/$blk" /mnt || fail "mount xfs"
+for prot in off on; do
+	rm -f /mnt/a /mnt/b
+	xfs_io -f -c "pwrite -q -i /tmp/raw 0 16m" -c fsync /mnt/a || fail "write a"
+	if ! xfs_io -f -c "reflink /mnt/a 0 0 16m" /mnt/b > /tmp/reflink.log 2>&1; then
+		# Only a kernel that cannot reflink on DAX at all may say so.
+		[ $prot = off ] || fail "reflink works only unprotected: $(cat /tmp/reflink.log)"
+		echo "note: $(uname -r) cannot reflink under DAX: $(cat /tmp/reflink.log)"
+		break
+	fi
+	[ $prot = on ] && { pkstool enable "$blk" >/dev/null || fail "enable"; }
+	seq0=$(last_seq) g0=$(rule_grants dax-layer)
+	xfs_io -c "funshare 0 16m" -c fsync /mnt/b || fail "funshare ($prot)"
+	expect_eq "unshared data ($prot)" "$(md5sum < /mnt/b)" "$want"
+	expect_eq "source data ($prot)" "$(md5sum < /mnt/a)" "$want"
+	g1=$(rule_grants dax-layer)
+	if [ $prot = off ]; then
+		expect_eq "unprotected: no dax-layer grant" "$g1" "$g0"
+	else
+		[ "$g1" -gt "$g0" ] || fail "protected: no dax-layer grant ($g0 -> $g1)"
+		echo "ok: protected unshare: $((g1 - g0)) dax-layer grants"
+	fi
+	expect_eq "no stray recorded ($prot)" "$(last_seq)" "$seq0"
+done
+umount /mnt || fail "umount"
+xfs_repair -n "/dev/$blk" > /tmp/repair.log 2>&1 || fail "xfs_repair: $(cat /tmp/repair.log)"
+pkstool disable "$blk" >/dev/null
+exit 0
