@@ -179,9 +179,8 @@ struct pks_tp {
 };
 
 #define PKS_TP(n, fn)		{ .name = n, .probe = fn }
-#define PKS_TP_VECTOR(v)						\
-	PKS_TP(v "_entry", pks_tp_vector_entry),			\
-	PKS_TP(v "_exit", pks_tp_vector_exit)
+#define PKS_TP_IN(v)		PKS_TP(v "_entry", pks_tp_vector_entry)
+#define PKS_TP_OUT(v)		PKS_TP(v "_exit", pks_tp_vector_exit)
 
 static struct pks_tp pks_tps[] = {
 	PKS_TP("irq_handler_entry", pks_tp_irq_entry),
@@ -189,17 +188,17 @@ static struct pks_tp pks_tps[] = {
 	PKS_TP("softirq_entry", pks_tp_softirq_entry),
 	PKS_TP("softirq_exit", pks_tp_softirq_exit),
 	/* arch/x86/include/asm/trace/irq_vectors.h: all take the vector. */
-	PKS_TP_VECTOR("local_timer"),
-	PKS_TP_VECTOR("spurious_apic"),
-	PKS_TP_VECTOR("error_apic"),
-	PKS_TP_VECTOR("x86_platform_ipi"),
-	PKS_TP_VECTOR("irq_work"),
-	PKS_TP_VECTOR("reschedule"),
-	PKS_TP_VECTOR("call_function"),
-	PKS_TP_VECTOR("call_function_single"),
-	PKS_TP_VECTOR("threshold_apic"),
-	PKS_TP_VECTOR("deferred_error_apic"),
-	PKS_TP_VECTOR("thermal_apic"),
+	PKS_TP_IN("local_timer"), PKS_TP_OUT("local_timer"),
+	PKS_TP_IN("spurious_apic"), PKS_TP_OUT("spurious_apic"),
+	PKS_TP_IN("error_apic"), PKS_TP_OUT("error_apic"),
+	PKS_TP_IN("x86_platform_ipi"), PKS_TP_OUT("x86_platform_ipi"),
+	PKS_TP_IN("irq_work"), PKS_TP_OUT("irq_work"),
+	PKS_TP_IN("reschedule"), PKS_TP_OUT("reschedule"),
+	PKS_TP_IN("call_function"), PKS_TP_OUT("call_function"),
+	PKS_TP_IN("call_function_single"), PKS_TP_OUT("call_function_single"),
+	PKS_TP_IN("threshold_apic"), PKS_TP_OUT("threshold_apic"),
+	PKS_TP_IN("deferred_error_apic"), PKS_TP_OUT("deferred_error_apic"),
+	PKS_TP_IN("thermal_apic"), PKS_TP_OUT("thermal_apic"),
 };
 
 /*

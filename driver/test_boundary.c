@@ -76,6 +76,7 @@ static void pks_bnd_stray(struct pks_bnd *b)
 
 	b->landed = b->write ? pks_can_write(b->va, b->pattern) :
 			       pks_can_read(b->va, &val);
+	/* Publishes @landed; pairs with the acquire in pks_bnd_fire(). */
 	smp_store_release(&b->done, true);
 }
 
@@ -135,9 +136,11 @@ static bool pks_bnd_fire(struct pks_bnd *b, enum pks_bnd_trigger trigger)
 		apic->send_IPI_self(NMI_VECTOR);
 		break;
 	}
+	/* Pairs with the release in pks_bnd_stray(): @landed is seen. */
 	while (!smp_load_acquire(&b->done) && ktime_before(ktime_get(), end))
 		cpu_relax();
 	WRITE_ONCE(b->nmi, false);
+	/* As above. */
 	return smp_load_acquire(&b->done);
 }
 
