@@ -316,7 +316,12 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths $(BUILD)/vm-bin/pks-late \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
-	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench
+	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench \
+	$(BUILD)/vm-bin/pks-zerocopy
+
+$(BUILD)/vm-bin/pks-zerocopy: tests/vm/bin/pks-zerocopy.c tests/vm/bin/pks-mapping.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
 $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
 		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
