@@ -38,6 +38,7 @@
 
 nobody() { su -s /bin/sh nobody -c "$*"; }
 paths=$(echo "${COPYPATHS:-zc-ext4:zc-dax:fuse-ext4:fuse-dax}" | tr ':' ' ')
+[ -n "$(echo $paths)" ] || fail "COPYPATHS='$COPYPATHS' names no path"
 for p in $paths; do
 	case $p in
 	zc-ext4 | zc-dax | fuse-ext4 | fuse-dax) ;;
