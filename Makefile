@@ -68,6 +68,9 @@ SYSTEMD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libsystemd 2>/dev/null)
 SYSTEMD_LIBS	:= $(shell $(PKG_CONFIG) --libs libsystemd 2>/dev/null || echo -lsystemd)
 NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
 		     echo -lndctl -ldaxctl)
+FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null || \
+		     echo -I/usr/include/fuse3)
+FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
 LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
@@ -316,7 +319,16 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths $(BUILD)/vm-bin/pks-late \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
-	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench
+	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench \
+	$(BUILD)/vm-bin/pks-zerocopy $(BUILD)/vm-bin/pks-fuse
+
+$(BUILD)/vm-bin/pks-zerocopy: tests/vm/bin/pks-zerocopy.c tests/vm/bin/pks-mapping.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
+
+$(BUILD)/vm-bin/pks-fuse: tests/vm/bin/pks-fuse.c tests/vm/bin/pks-mapping.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(FUSE_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ $< $(FUSE_LIBS)
 
 $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
 		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h

@@ -82,6 +82,13 @@ for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"
+# fuse, for the copypaths case, which loads it itself (not at boot): a
+# module on 6.1, built in on 6.12 (no file then). It depends on nothing.
+fuse=$(find "$moddir/kernel" -name fuse.ko -o -name fuse.ko.xz | head -n 1)
+case $fuse in
+*.xz) xz -dc "$fuse" > "$stage/lib/modules/fuse.ko" ;;
+?*) cp "$fuse" "$stage/lib/modules/fuse.ko" ;;
+esac
 cp "$pks_ko" "$stage/lib/modules/pks.ko"
 cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
 
