@@ -87,8 +87,11 @@ const char *pkstool_module_hint(const char *module, char *buf, size_t len);
 /* json.c */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
 struct json_object *pks_key_to_json(struct pks_key *key);
-struct json_object *pks_rule_to_json(struct pks_rule *rule);
+/* @counts: pks_grants_have_counts(); else the counters are null. */
+struct json_object *pks_rule_to_json(struct pks_rule *rule, bool counts);
 struct json_object *pks_hex_to_json(uint32_t value);
+/* A counter, or null where the driver did not show it (not root). */
+struct json_object *pks_count_to_json(bool shown, uint64_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
 struct json_object *pks_record_to_json(struct pks_record *rec);
 struct json_object *pks_record_event_to_json(struct pks_record *rec,

@@ -21,30 +21,33 @@ static const struct argp info_argp = {
 
 /*
  * Grants by rule, and the interrupt boundaries that end them: null
- * without the driver.
+ * without the driver. The counts are null unless the driver showed them
+ * (counts: a caller with CAP_SYS_ADMIN).
  */
 static struct json_object *grants_to_json(struct pks_ctx *ctx)
 {
 	struct json_object *jg = json_object_new_object();
 	struct json_object *jrules = json_object_new_array();
+	bool counts = pks_grants_have_counts(ctx);
 	struct pks_rule *rule;
 
 	json_object_object_add(jg, "armed",
 			       json_object_new_boolean(pks_grants_armed(ctx)));
-	json_object_object_add(jg, "tasks_granted",
-			       json_object_new_int(pks_get_tasks_granted(ctx)));
-	json_object_object_add(jg, "fault_probe_hits", json_object_new_uint64(
+	json_object_object_add(jg, "counts", json_object_new_boolean(counts));
+	json_object_object_add(jg, "tasks_granted", pks_count_to_json(counts,
+			       pks_get_tasks_granted(ctx)));
+	json_object_object_add(jg, "fault_probe_hits", pks_count_to_json(counts,
 			       pks_get_fault_probe_hits(ctx)));
-	json_object_object_add(jg, "refills",
-			       json_object_new_uint64(pks_get_refills(ctx)));
-	json_object_object_add(jg, "spurious",
-			       json_object_new_uint64(pks_get_spurious(ctx)));
-	json_object_object_add(jg, "boundary_writes", json_object_new_uint64(
+	json_object_object_add(jg, "refills", pks_count_to_json(counts,
+			       pks_get_refills(ctx)));
+	json_object_object_add(jg, "spurious", pks_count_to_json(counts,
+			       pks_get_spurious(ctx)));
+	json_object_object_add(jg, "boundary_writes", pks_count_to_json(counts,
 			       pks_get_boundary_writes(ctx)));
 	json_object_object_add(jg, "boundary_hooks",
 			       json_object_new_int(pks_get_boundary_hooks(ctx)));
 	pks_rule_foreach(ctx, rule)
-		json_object_array_add(jrules, pks_rule_to_json(rule));
+		json_object_array_add(jrules, pks_rule_to_json(rule, counts));
 	json_object_object_add(jg, "rules", jrules);
 	return jg;
 }
@@ -126,6 +129,7 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 static void info_print_text(struct pks_ctx *ctx, int status)
 {
 	struct pks_rule *rule;
+	const char *armed;
 	unsigned int i;
 	struct pks_cpu *cpu;
 	struct pks_key *key;
@@ -145,6 +149,13 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));
 			continue;
 		}
+		/* Not read for us: no zeros that look like values. */
+		if (!pks_cpu_is_live(cpu)) {
+			printf("cpu%u: cr4.pks %s, registers and counters: root only\n",
+			       pks_cpu_get_id(cpu),
+			       pks_cpu_get_cr4_pks(cpu) ? "on" : "off");
+			continue;
+		}
 		printf("cpu%u: cr4.pks %s pkrs %#010x writes %llu skipped %llu\n",
 		       pks_cpu_get_id(cpu), pks_cpu_get_cr4_pks(cpu) ? "on" : "off",
 		       pks_cpu_get_pkrs(cpu),
@@ -154,22 +165,28 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	pks_key_foreach(ctx, key)
 		printf("key %2u: %s\n", pks_key_get_id(key),
 		       *pks_key_get_owner(key) ? pks_key_get_owner(key) : "free");
-	printf("grants: %s, %u tasks granted, %llu fault probe hits, %llu refills, %llu spurious\n",
-	       pks_grants_armed(ctx) ? "armed" : "off (no namespace protected)",
-	       pks_get_tasks_granted(ctx),
-	       (unsigned long long)pks_get_fault_probe_hits(ctx),
-	       (unsigned long long)pks_get_refills(ctx),
-	       (unsigned long long)pks_get_spurious(ctx));
-	printf("interrupt boundaries: %u hooks, %llu pkrs writes\n",
-	       pks_get_boundary_hooks(ctx),
-	       (unsigned long long)pks_get_boundary_writes(ctx));
-	pks_rule_foreach(ctx, rule)
-		printf("rule %-12s task %llu softirq %llu hardirq %llu stepped %llu\n",
-		       pks_rule_get_name(rule),
-		       (unsigned long long)pks_rule_get_task(rule),
-		       (unsigned long long)pks_rule_get_softirq(rule),
-		       (unsigned long long)pks_rule_get_hardirq(rule),
-		       (unsigned long long)pks_rule_get_stepped(rule));
+	armed = pks_grants_armed(ctx) ? "armed" : "off (no namespace protected)";
+	if (!pks_grants_have_counts(ctx)) {
+		printf("grants: %s, counts: root only\n", armed);
+		printf("interrupt boundaries: %u hooks, pkrs writes: root only\n",
+		       pks_get_boundary_hooks(ctx));
+	} else {
+		printf("grants: %s, %u tasks granted, %llu fault probe hits, %llu refills, %llu spurious\n",
+		       armed, pks_get_tasks_granted(ctx),
+		       (unsigned long long)pks_get_fault_probe_hits(ctx),
+		       (unsigned long long)pks_get_refills(ctx),
+		       (unsigned long long)pks_get_spurious(ctx));
+		printf("interrupt boundaries: %u hooks, %llu pkrs writes\n",
+		       pks_get_boundary_hooks(ctx),
+		       (unsigned long long)pks_get_boundary_writes(ctx));
+		pks_rule_foreach(ctx, rule)
+			printf("rule %-12s task %llu softirq %llu hardirq %llu stepped %llu\n",
+			       pks_rule_get_name(rule),
+			       (unsigned long long)pks_rule_get_task(rule),
+			       (unsigned long long)pks_rule_get_softirq(rule),
+			       (unsigned long long)pks_rule_get_hardirq(rule),
+			       (unsigned long long)pks_rule_get_stepped(rule));
+	}
 	printf("accounting:");
 	for (i = 0; i < pks_get_nr_counts(ctx); i++)
 		printf(" %s=%llu", pks_count_get_name(ctx, i),

@@ -17,10 +17,21 @@ struct json_object *pks_hex_to_json(uint32_t value)
 	return json_object_new_string(buf);
 }
 
+struct json_object *pks_count_to_json(bool shown, uint64_t value)
+{
+	return shown ? json_object_new_uint64(value) : NULL;
+}
+
+/*
+ * The registers and counters are null unless the driver read them
+ * (live: a caller with CAP_SYS_ADMIN); the zeros it returns otherwise
+ * are no values. pkrs is null for an offline CPU as well.
+ */
 struct json_object *pks_cpu_to_json(struct pks_cpu *cpu)
 {
 	struct json_object *jcpu = json_object_new_object();
 	bool online = pks_cpu_is_online(cpu);
+	bool live = pks_cpu_is_live(cpu);
 
 	if (!jcpu)
 		return NULL;
@@ -29,14 +40,17 @@ struct json_object *pks_cpu_to_json(struct pks_cpu *cpu)
 	json_object_object_add(jcpu, "online", json_object_new_boolean(online));
 	json_object_object_add(jcpu, "cr4_pks",
 			       json_object_new_boolean(pks_cpu_get_cr4_pks(cpu)));
-	json_object_object_add(jcpu, "pkrs", online ?
+	json_object_object_add(jcpu, "live", json_object_new_boolean(live));
+	json_object_object_add(jcpu, "pkrs", online && live ?
 			       pks_hex_to_json(pks_cpu_get_pkrs(cpu)) : NULL);
-	json_object_object_add(jcpu, "pkrs_cached",
-			       pks_hex_to_json(pks_cpu_get_pkrs_cached(cpu)));
-	json_object_object_add(jcpu, "pkrs_writes",
-			       json_object_new_uint64(pks_cpu_get_pkrs_writes(cpu)));
+	json_object_object_add(jcpu, "pkrs_cached", live ?
+			       pks_hex_to_json(pks_cpu_get_pkrs_cached(cpu)) :
+			       NULL);
+	json_object_object_add(jcpu, "pkrs_writes", pks_count_to_json(live,
+			       pks_cpu_get_pkrs_writes(cpu)));
 	json_object_object_add(jcpu, "pkrs_writes_skipped",
-			       json_object_new_uint64(pks_cpu_get_pkrs_skipped(cpu)));
+			       pks_count_to_json(live,
+						 pks_cpu_get_pkrs_skipped(cpu)));
 	return jcpu;
 }
 
@@ -57,7 +71,7 @@ struct json_object *pks_key_to_json(struct pks_key *key)
 	return jkey;
 }
 
-struct json_object *pks_rule_to_json(struct pks_rule *rule)
+struct json_object *pks_rule_to_json(struct pks_rule *rule, bool counts)
 {
 	struct json_object *jrule = json_object_new_object();
 
@@ -65,14 +79,14 @@ struct json_object *pks_rule_to_json(struct pks_rule *rule)
 		return NULL;
 	json_object_object_add(jrule, "name",
 			       json_object_new_string(pks_rule_get_name(rule)));
-	json_object_object_add(jrule, "task",
-			       json_object_new_uint64(pks_rule_get_task(rule)));
-	json_object_object_add(jrule, "softirq",
-			       json_object_new_uint64(pks_rule_get_softirq(rule)));
-	json_object_object_add(jrule, "hardirq",
-			       json_object_new_uint64(pks_rule_get_hardirq(rule)));
-	json_object_object_add(jrule, "stepped",
-			       json_object_new_uint64(pks_rule_get_stepped(rule)));
+	json_object_object_add(jrule, "task", pks_count_to_json(counts,
+			       pks_rule_get_task(rule)));
+	json_object_object_add(jrule, "softirq", pks_count_to_json(counts,
+			       pks_rule_get_softirq(rule)));
+	json_object_object_add(jrule, "hardirq", pks_count_to_json(counts,
+			       pks_rule_get_hardirq(rule)));
+	json_object_object_add(jrule, "stepped", pks_count_to_json(counts,
+			       pks_rule_get_stepped(rule)));
 	return jrule;
 }
 

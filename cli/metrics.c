@@ -158,7 +158,9 @@ static void write_namespaces(FILE *out, struct pks_ctx *ctx, bool loaded)
 /*
  * Grants by rule and context, and what the interrupt boundaries cost:
  * the PKRS writes at interrupt entry and exit, and the faults that gave
- * a window its rights back after one.
+ * a window its rights back after one. Without CAP_SYS_ADMIN the driver
+ * shows none of the counts (they tell what other users' accesses do):
+ * their series are left out rather than exported as zeros.
  */
 static void write_grants(FILE *out, struct pks_ctx *ctx)
 {
@@ -174,6 +176,12 @@ static void write_grants(FILE *out, struct pks_ctx *ctx)
 	struct pks_rule *rule;
 	size_t i;
 
+	family(out, "boundary_hooks", "gauge",
+	       "Interrupt entry and exit hooks in place.");
+	fprintf(out, "pkstool_boundary_hooks %u\n",
+		pks_get_boundary_hooks(ctx));
+	if (!pks_grants_have_counts(ctx))
+		return;
 	family(out, "grants_total", "counter",
 	       "Kernel accesses to a protected namespace let through, by rule and context.");
 	pks_rule_foreach(ctx, rule) {
@@ -202,15 +210,39 @@ static void write_grants(FILE *out, struct pks_ctx *ctx)
 	       "PKRS writes made at interrupt entry and exit.");
 	fprintf(out, "pkstool_boundary_pkrs_writes_total %" PRIu64 "\n",
 		pks_get_boundary_writes(ctx));
-	family(out, "boundary_hooks", "gauge",
-	       "Interrupt entry and exit hooks in place.");
-	fprintf(out, "pkstool_boundary_hooks %u\n",
-		pks_get_boundary_hooks(ctx));
+}
+
+/*
+ * Per-CPU PKRS counters, for the CPUs the driver read (live: only for
+ * CAP_SYS_ADMIN, see pks_cpu_is_live()); none is exported as a zero.
+ */
+static void write_cpus(FILE *out, struct pks_ctx *ctx)
+{
+	struct pks_cpu *cpu;
+	bool any = false;
+
+	pks_cpu_foreach(ctx, cpu)
+		any |= pks_cpu_is_live(cpu);
+	if (!any)
+		return;
+	family(out, "cpu_pkrs_writes_total", "counter",
+	       "PKRS register writes on the CPU.");
+	pks_cpu_foreach(ctx, cpu)
+		if (pks_cpu_is_live(cpu))
+			fprintf(out, "pkstool_cpu_pkrs_writes_total{cpu=\"%u\"} %" PRIu64 "\n",
+				pks_cpu_get_id(cpu),
+				pks_cpu_get_pkrs_writes(cpu));
+	family(out, "cpu_pkrs_skipped_total", "counter",
+	       "PKRS writes skipped on the CPU because the value was current.");
+	pks_cpu_foreach(ctx, cpu)
+		if (pks_cpu_is_live(cpu))
+			fprintf(out, "pkstool_cpu_pkrs_skipped_total{cpu=\"%u\"} %" PRIu64 "\n",
+				pks_cpu_get_id(cpu),
+				pks_cpu_get_pkrs_skipped(cpu));
 }
 
 static void write_driver(FILE *out, struct pks_ctx *ctx)
 {
-	struct pks_cpu *cpu;
 	struct pks_key *key;
 	unsigned int keys = 0;
 
@@ -218,20 +250,15 @@ static void write_driver(FILE *out, struct pks_ctx *ctx)
 	       "Whether the driver's fault probes are placed (faults are recorded).");
 	fprintf(out, "pkstool_fault_capture_active %d\n",
 		pks_fault_log_active(ctx));
+	family(out, "activity_shown", "gauge",
+	       "Whether the driver showed PKRS and grant counters (CAP_SYS_ADMIN); without it their series are left out.");
+	fprintf(out, "pkstool_activity_shown %d\n",
+		pks_grants_have_counts(ctx));
 	family(out, "keys_allocated", "gauge", "Protection keys in use.");
 	pks_key_foreach(ctx, key)
 		keys += pks_key_is_allocated(key);
 	fprintf(out, "pkstool_keys_allocated %u\n", keys);
-	family(out, "cpu_pkrs_writes_total", "counter",
-	       "PKRS register writes on the CPU.");
-	pks_cpu_foreach(ctx, cpu)
-		fprintf(out, "pkstool_cpu_pkrs_writes_total{cpu=\"%u\"} %" PRIu64 "\n",
-			pks_cpu_get_id(cpu), pks_cpu_get_pkrs_writes(cpu));
-	family(out, "cpu_pkrs_skipped_total", "counter",
-	       "PKRS writes skipped on the CPU because the value was current.");
-	pks_cpu_foreach(ctx, cpu)
-		fprintf(out, "pkstool_cpu_pkrs_skipped_total{cpu=\"%u\"} %" PRIu64 "\n",
-			pks_cpu_get_id(cpu), pks_cpu_get_pkrs_skipped(cpu));
+	write_cpus(out, ctx);
 	write_grants(out, ctx);
 }
 

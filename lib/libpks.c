@@ -462,6 +462,11 @@ bool pks_grants_armed(struct pks_ctx *ctx)
 	return ctx->grants.flags & PKS_GRANTS_F_ARMED;
 }
 
+bool pks_grants_have_counts(struct pks_ctx *ctx)
+{
+	return ctx->grants.flags & PKS_GRANTS_F_COUNTS;
+}
+
 unsigned int pks_get_tasks_granted(struct pks_ctx *ctx)
 {
 	return ctx->grants.tasks_granted;
@@ -606,6 +611,11 @@ bool pks_cpu_is_online(struct pks_cpu *cpu)
 bool pks_cpu_get_cr4_pks(struct pks_cpu *cpu)
 {
 	return cpu->info.flags & PKS_CPU_F_CR4_PKS;
+}
+
+bool pks_cpu_is_live(struct pks_cpu *cpu)
+{
+	return cpu->info.flags & PKS_CPU_F_LIVE;
 }
 
 uint32_t pks_cpu_get_pkrs(struct pks_cpu *cpu)

@@ -125,6 +125,15 @@ bool pks_key_is_reserved(struct pks_key *key);
 struct pks_rule;
 /* Whether a namespace is protected, so that faults are judged at all. */
 bool pks_grants_armed(struct pks_ctx *ctx);
+/*
+ * Whether the counts below were filled in: only for a context whose
+ * device was opened with CAP_SYS_ADMIN, since they tell what other
+ * users' accesses do. Otherwise the grant, probe-hit, refill, spurious
+ * and boundary-write counts and every rule's counts read 0, meaning
+ * "not shown", not "none"; pks_grants_armed(), pks_get_boundary_hooks()
+ * and the rule names are filled either way.
+ */
+bool pks_grants_have_counts(struct pks_ctx *ctx);
 /* Tasks holding a grant when the snapshot was taken. */
 unsigned int pks_get_tasks_granted(struct pks_ctx *ctx);
 /* Kernel protection-key faults the driver's fault probe saw. */
@@ -182,7 +191,19 @@ struct pks_cpu *pks_cpu_get_next(struct pks_cpu *cpu);
 	for (cpu = pks_cpu_get_first(ctx); cpu; cpu = pks_cpu_get_next(cpu))
 unsigned int pks_cpu_get_id(struct pks_cpu *cpu);
 bool pks_cpu_is_online(struct pks_cpu *cpu);
+/*
+ * CR4.PKS as read on the CPU when pks_cpu_is_live(), else the driver's
+ * record of having set it there.
+ */
 bool pks_cpu_get_cr4_pks(struct pks_cpu *cpu);
+/*
+ * Whether the registers and counters below were read: only for a
+ * context whose device was opened with CAP_SYS_ADMIN. Reading them
+ * interrupts every CPU (an IPI each), and they tell what other users'
+ * accesses do; for anyone else the driver reads nothing and the four
+ * getters below return 0, meaning "not shown", not a register value.
+ */
+bool pks_cpu_is_live(struct pks_cpu *cpu);
 uint32_t pks_cpu_get_pkrs(struct pks_cpu *cpu);
 uint32_t pks_cpu_get_pkrs_cached(struct pks_cpu *cpu);
 uint64_t pks_cpu_get_pkrs_writes(struct pks_cpu *cpu);

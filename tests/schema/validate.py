@@ -106,6 +106,39 @@ NAMESPACE = {
 }
 
 
+# pkstool info --json with the driver, as root sees it (live registers and
+# grant counts) and as anyone else does (hidden: null), for the controls.
+CPU = {"cpu": 0, "online": True, "cr4_pks": True, "live": True,
+       "pkrs": "0x55555554", "pkrs_cached": "0x55555554", "pkrs_writes": 12,
+       "pkrs_writes_skipped": 3}
+CPU_HIDDEN = dict(CPU, live=False, pkrs=None, pkrs_cached=None,
+                  pkrs_writes=None, pkrs_writes_skipped=None)
+RULE = {"name": "held-page", "task": 4, "softirq": 0, "hardirq": 0,
+        "stepped": 1}
+RULE_HIDDEN = dict(RULE, task=None, softirq=None, hardirq=None, stepped=None)
+GRANTS = {"armed": True, "counts": True, "tasks_granted": 0,
+          "fault_probe_hits": 9, "refills": 2, "spurious": 0,
+          "boundary_writes": 40, "boundary_hooks": 4, "rules": [RULE]}
+GRANTS_HIDDEN = dict(GRANTS, counts=False, tasks_granted=None,
+                     fault_probe_hits=None, refills=None, spurious=None,
+                     boundary_writes=None, rules=[RULE_HIDDEN])
+
+
+def info_doc(cpu, grants):
+    return [{
+        "cpu_supports_pks": True,
+        "driver": {"loaded": True, "device": "/dev/pks", "abi_version": 7,
+                   "default_pkrs": "0x55555554", "fault_hook": True,
+                   "fault_log": True},
+        "cpus": [cpu], "keys": [{"key": 0, "state": "reserved",
+                                 "owner": "kernel"}],
+        "grants": grants, "holders": [{"pid": 1, "comm": "pkstool"}],
+        "accounting": {"sessions": 1, "ranges": 0, "keyed_entries": 0,
+                       "keys": 0, "task_states": 0, "grant_states": 0,
+                       "probes": 3},
+    }]
+
+
 def cmd_host(pkstool):
     ok = True
     for name, args in (("info", ["info", "-j"]), ("list", ["list", "-j"]),
@@ -124,6 +157,11 @@ def cmd_host(pkstool):
                  errors("list", json.dumps(good)))
     ok &= report("control: an enable result conforms",
                  errors("enable", json.dumps(enabled)))
+    ok &= report("control: info as root conforms",
+                 errors("info", json.dumps(info_doc(CPU, GRANTS))))
+    ok &= report("control: info with activity hidden conforms",
+                 errors("info", json.dumps(info_doc(CPU_HIDDEN,
+                                                    GRANTS_HIDDEN))))
     bad = {
         "list: a key missing": ("list", [{k: v for k, v in NAMESPACE.items()
                                           if k != "key"}]),
@@ -135,6 +173,20 @@ def cmd_host(pkstool):
         "disable: an enable word": (
             "disable", [dict(enabled[0], result="enabled")]),
         "version: a bare string": ("version", ["0.1"]),
+        "info: zeros for a CPU not read": (
+            "info", info_doc(dict(CPU_HIDDEN, pkrs_writes=0), GRANTS)),
+        "info: no live key": (
+            "info", info_doc({k: v for k, v in CPU.items() if k != "live"},
+                             GRANTS)),
+        "info: null counters for a CPU read": (
+            "info", info_doc(dict(CPU, pkrs_writes=None), GRANTS)),
+        "info: zeros for grant counts not shown": (
+            "info", info_doc(CPU, dict(GRANTS_HIDDEN, refills=0))),
+        "info: zeros for rule counts not shown": (
+            "info", info_doc(CPU, dict(GRANTS_HIDDEN,
+                                       rules=[dict(RULE_HIDDEN, task=0)]))),
+        "info: null grant counts shown": (
+            "info", info_doc(CPU, dict(GRANTS, spurious=None))),
     }
     for what, (name, doc) in bad.items():
         errs = errors(name, json.dumps(doc))

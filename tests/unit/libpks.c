@@ -70,6 +70,7 @@ Test(libpks, absent_device)
 	cr_expect_null(pks_cpu_get_first(ctx));
 	cr_expect_null(pks_rule_get_first(ctx));
 	cr_expect_not(pks_grants_armed(ctx));
+	cr_expect_not(pks_grants_have_counts(ctx));
 	cr_expect_eq(pks_get_tasks_granted(ctx), 0);
 	cr_expect_eq(pks_test_run(ctx, 0, NULL, &result, NULL, 0), -ENOENT);
 	cr_expect_eq(pks_get_abi_version(ctx), 0);

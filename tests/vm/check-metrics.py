@@ -55,6 +55,7 @@ def main(path):
         ("driver loaded", get(after, "pkstool_driver_loaded"), 1),
         ("PKS supported", get(after, "pkstool_cpu_pks_supported"), 1),
         ("fault capture", get(after, "pkstool_fault_capture_active"), 1),
+        ("root sees the counters", get(after, "pkstool_activity_shown"), 1),
         ("before: unprotected", get(before, "pkstool_namespace_protected", **ns), 0),
         ("before: no faults", get(before, "pkstool_namespace_faults_total", **ns), 0),
         ("after: protected", get(after, "pkstool_namespace_protected", **ns), 1),

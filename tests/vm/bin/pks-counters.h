@@ -45,9 +45,20 @@ static inline void pks_read_counters(int fd, struct pks_counters *c)
 		perror("/dev/pks");
 		exit(1);
 	}
+	/* Without CAP_SYS_ADMIN the counters read 0: no measurement. */
+	if (!(g.flags & PKS_GRANTS_F_COUNTS)) {
+		fprintf(stderr, "/dev/pks: grant counts hidden (needs CAP_SYS_ADMIN)\n");
+		exit(1);
+	}
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < info.nr_cpus && i < PKS_COUNTERS_MAX_CPUS; i++)
+	for (i = 0; i < info.nr_cpus && i < PKS_COUNTERS_MAX_CPUS; i++) {
+		if (!(cpus[i].flags & PKS_CPU_F_LIVE)) {
+			fprintf(stderr, "/dev/pks: cpu%u counters hidden (needs CAP_SYS_ADMIN)\n",
+				cpus[i].cpu);
+			exit(1);
+		}
 		c->pkrs_writes += cpus[i].pkrs_writes;
+	}
 	c->fault_hits = g.fault_probe_hits;
 	for (i = 0; i < g.nr_rules && i < PKS_RULE_NR; i++) {
 		c->task_grants[i] = g.rules[i].task;

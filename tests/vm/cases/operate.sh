@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: running it as a service. An unprivileged user lists and queries
 # (not through a root-only device: the control), with kernel and physical
-# addresses hidden; the monitor reports protection starting, ending and
+# addresses, per-CPU PKRS and its counters and the grant counts hidden
+# (root sees them: the control); the monitor reports protection starting, ending and
 # its device going away, resumes from its cursor after a restart without
 # losing or repeating a record (without the cursor it loses them: the
 # control), reopens its log on SIGHUP, and says when fault capture is
@@ -59,6 +60,46 @@ expect_eq "nobody list" "$(nobody pkstool list --json | jq -c '[.[] | {dev, prot
 expect_eq "nobody info keys" "$(nobody pkstool info --json | jq -c '.[0].keys')" \
 	"$(pkstool info --json | jq -c '.[0].keys')"
 nobody pkstool info | grep -q '^driver: loaded' || fail "nobody info text"
+# ... but not the activity: as nobody the driver reads no CPU's registers
+# (no IPI) and fills no grant count, and info shows them as not there
+# (live and counts false, the values null, "root only" in text), not as
+# zeros. As root the same fields are read: the control that these checks
+# can fail.
+user_info=$(nobody pkstool info --json)
+root_info=$(pkstool info --json)
+# jq_of JSON FILTER: FILTER over the one object of info --json JSON
+jq_of() { echo "$1" | jq -c ".[0] | $2"; }
+cpu_vals='[.cpus[] | select(.online) | (.pkrs, .pkrs_cached, .pkrs_writes, .pkrs_writes_skipped | type)] | unique'
+grant_vals='[.grants | .tasks_granted, .fault_probe_hits, .refills, .spurious, .boundary_writes, (.rules[] | .task, .softirq, .hardirq, .stepped) | type] | unique'
+expect_eq "nobody: cpus live" "$(jq_of "$user_info" '[.cpus[].live] | unique')" '[false]'
+expect_eq "nobody: cpu registers and counters" "$(jq_of "$user_info" "$cpu_vals")" '["null"]'
+expect_eq "nobody: grants counts" "$(jq_of "$user_info" .grants.counts)" false
+expect_eq "nobody: grant counts" "$(jq_of "$user_info" "$grant_vals")" '["null"]'
+expect_eq "root: cpus live" "$(jq_of "$root_info" '[.cpus[].live] | unique')" '[true]'
+expect_eq "root: cpu registers and counters" "$(jq_of "$root_info" "$cpu_vals")" '["number","string"]'
+expect_eq "root: grants counts" "$(jq_of "$root_info" .grants.counts)" true
+expect_eq "root: grant counts" "$(jq_of "$root_info" "$grant_vals")" '["number"]'
+# What is not activity is the same for both: CR4.PKS (the driver's
+# record for nobody, the register for root), armed, hooks, rule names.
+shared='{cpus: [.cpus[] | {cpu, online, cr4_pks}], armed: .grants.armed, hooks: .grants.boundary_hooks, rules: [.grants.rules[].name]}'
+expect_eq "nobody: what is not activity" "$(jq_of "$user_info" "$shared")" \
+	"$(jq_of "$root_info" "$shared")"
+echo "$user_info" | emit_json info
+nobody pkstool info | grep -q '^cpu0: cr4\.pks on, registers and counters: root only$' ||
+	fail "nobody info text: cpu0: $(nobody pkstool info | grep '^cpu0')"
+nobody pkstool info | grep -q '^grants: armed, counts: root only$' ||
+	fail "nobody info text: $(nobody pkstool info | grep '^grants')"
+pkstool info | grep -q '^cpu0: cr4\.pks on pkrs 0x[0-9a-f]\{8\} writes [0-9]' ||
+	fail "root info text: cpu0: $(pkstool info | grep '^cpu0')"
+# metrics leaves the hidden series out rather than exporting zeros.
+user_prom=$(nobody pkstool metrics) || fail "nobody metrics"
+root_prom=$(pkstool metrics) || fail "root metrics"
+for series in pkstool_cpu_pkrs_writes_total pkstool_grants_total pkstool_tasks_granted; do
+	echo "$user_prom" | grep -q "^$series[ {]" && fail "nobody metrics has $series"
+	echo "$root_prom" | grep -q "^$series[ {]" || fail "root metrics lacks $series"
+done
+expect_eq "nobody: activity_shown" "$(echo "$user_prom" | sed -n 's/^pkstool_activity_shown //p')" 0
+expect_eq "root: activity_shown" "$(echo "$root_prom" | sed -n 's/^pkstool_activity_shown //p')" 1
 # ... but no change: enable and disable say to run as root.
 out=$(nobody pkstool disable dax0.0 2>&1)
 expect_eq "nobody disable exit" "$?" 1
