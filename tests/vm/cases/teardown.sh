@@ -97,8 +97,8 @@ done
 
 # A stacked device with DAX over the pmem disk: refused by the driver.
 dmsetup create --noudevsync pkslin --table \
-	"0 $(blockdev --getsz "/dev/$blk") linear /dev/$blk 0" ||
-	fail "dmsetup create"
+	"0 $(blockdev --getsz "/dev/$blk") linear /dev/$blk 0" &&
+	dmsetup mknodes pkslin || fail "dmsetup create"
 out=$(pks-ioctl protect-blockdev /dev/mapper/pkslin)
 expect_eq "protect dm-linear over pmem" "$?" 95
 echo "$out" | grep -q "not a pmem namespace's disk" || fail "unclear refusal: $out"
