@@ -139,7 +139,11 @@ umount /mnt
 [ "$(grants dax-layer)" -gt "$d0" ] || fail "no dax-layer grant after the reload"
 pkstool disable "$blk" >/dev/null || fail "disable"
 
-# libnvdimm and everything on it.
+# libnvdimm and everything on it. The NFIT's ACPI device keeps nfit in
+# use until it is unbound.
+for d in /sys/bus/acpi/drivers/nfit/ACPI*; do
+	[ -e "$d" ] && echo "${d##*/}" > /sys/bus/acpi/drivers/nfit/unbind
+done
 for m in kmem device_dax dax_pmem nd_pmem nd_btt nfit libnvdimm; do
 	grep -q "^$m " /proc/modules && { rmmod $m || fail "rmmod $m"; }
 done
