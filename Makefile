@@ -288,6 +288,11 @@ $(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
 
+$(BUILD)/vm-bin/pks-unrelated: tests/vm/bin/pks-unrelated.c \
+		tests/vm/bin/pks-counters.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
+
 # Upstream's own selftest, built unmodified with upstream's flags, where
 # the shared folder holds it (never copied into this tree).
 UPSTREAM	?= $(CURDIR)/../shared/upstream
@@ -320,7 +325,8 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths $(BUILD)/vm-bin/pks-late \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
 	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench \
-	$(BUILD)/vm-bin/pks-zerocopy $(BUILD)/vm-bin/pks-fuse
+	$(BUILD)/vm-bin/pks-zerocopy $(BUILD)/vm-bin/pks-fuse \
+	$(BUILD)/vm-bin/pks-unrelated
 
 $(BUILD)/vm-bin/pks-zerocopy: tests/vm/bin/pks-zerocopy.c tests/vm/bin/pks-mapping.h
 	@mkdir -p $(@D)

@@ -66,6 +66,23 @@ def rows(runs):
                         (on["pkrs_writes"] / calls,
                          on["fault_probe_hits"] / calls,
                          grants(on, calls)), "MB/s"))
+        unrelated = {}
+        for r in run["records"]:
+            if "protected" in r and "workload" in r:
+                unrelated.setdefault(r["workload"], {})[r["protected"]] = r
+        for work, p in sorted(unrelated.items()):
+            if True not in p or False not in p:
+                continue
+            on = p[True]
+            out.append(("unrelated work", "%s x %d" % (work, on["operations"]),
+                        run, p[False]["ns_per_op"], on["ns_per_op"],
+                        "%d fault-probe hits, %d grants, %d tasks granted, "
+                        "%d module refs, %d boundary PKRS writes" %
+                        (on["fault_probe_hits"],
+                         sum(v for k, v in on.items()
+                             if k.endswith("_grants")),
+                         on["tasks_granted"], on["module_refs_added"],
+                         on["boundary_writes"]), "ns/op"))
         users = {}
         for r in run["records"]:
             if "protected" in r and "write_mb_per_s" in r:

@@ -13,7 +13,7 @@
 # namespace's size. The event counts are checked; the times are reported,
 # never asserted. BENCH_FIGURES=NAME+NAME... (make bench passes it through
 # PKSTEST_ENV) runs only those of guard, task-window, switch, pvm, user,
-# ext4 and cost.
+# ext4, unrelated and cost.
 . /tests/lib.sh
 
 # want FIGURE WHAT: whether to run FIGURE; if so, say so on the console
@@ -189,6 +189,33 @@ while [ $i -le "$(wc -l < /tmp/fs-on.json)" ]; do
 	echo "{\"figure\": \"ext4 -o dax\", \"pattern\": $(echo "$off" | jq .pattern), \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(echo "$on" | jq .mb_per_s) / $(echo "$off" | jq .mb_per_s)")}"
 	i=$((i + 1))
 done
+}
+
+# Work that never touches protected memory, with none protected, then
+# with both namespaces protected: 100,000 pipe reads, O_DIRECT reads of a
+# brd disk, io_uring reads of a tmpfs file. Asserted: the driver does
+# nothing for it (no fault-probe hit, grant, task holding one, module
+# reference or PKRS write at an interrupt boundary); times are reported.
+want unrelated "pipe reads, O_DIRECT brd reads, io_uring tmpfs reads, with and without protection" && {
+setup_namespaces
+blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+dd if=/dev/urandom of=/tmp/uring.dat bs=1M count=1 2>/dev/null
+pkstool disable --all >/dev/null
+for prot in false true; do
+	[ $prot = true ] && { pkstool enable dax0.0 "$blk" >/dev/null || fail "enable"; }
+	for w in "pipe 100000" "direct 20000 /dev/ram0" "uring 20000 /tmp/uring.dat"; do
+		# shellcheck disable=SC2086
+		out=$(pks-unrelated $w) || fail "pks-unrelated $w"
+		echo "$out" | jq -c "{figure: \"unrelated work\", protected: $prot} + ."
+		[ $prot = true ] || continue
+		for c in fault_probe_hits held_page_grants dax_layer_grants \
+			 pmem_driver_grants irq_grants tasks_granted \
+			 module_refs_added boundary_writes pkrs_writes; do
+			expect_eq "protected, ${w%% *}: $c" "$(echo "$out" | jq .$c)" 0
+		done
+	done
+done
+pkstool disable --all >/dev/null
 }
 
 # What enable and disable cost against the namespace's size: the
