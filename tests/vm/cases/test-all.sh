@@ -32,4 +32,13 @@ expect_eq "cpus back at default PKRS" \
 w=$(info_json '[.cpus[].pkrs_writes] | add')
 [ "$w" -gt 0 ] || fail "no PKRS writes counted after the tests"
 echo "ok: $w PKRS writes counted"
+
+# resume opens every key on every CPU while it runs: with a namespace
+# protected it refuses, saying why; with nothing protected (above) it ran.
+pkstool enable dax0.0 >/dev/null || fail "enable"
+json=$(pkstool test --json resume)
+expect_eq "resume with dax0.0 protected" "$(echo "$json" | jq -r '.[0].result')" skip
+echo "$json" | jq -r '.[0].message' | grep -q "would open every key" ||
+	fail "resume's refusal does not say why: $json"
+pkstool disable dax0.0 >/dev/null || fail "disable"
 exit 0
