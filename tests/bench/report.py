@@ -86,16 +86,20 @@ def rows(runs):
         users = {}
         for r in run["records"]:
             if "protected" in r and "write_mb_per_s" in r:
-                users[r["protected"]] = r
+                users.setdefault(r["protected"], []).append(r)
         if True in users and False in users:
             on = users[True]
             for way in ("write", "read"):
-                out.append((on["figure"], way, run,
-                            users[False][way + "_mb_per_s"],
-                            on[way + "_mb_per_s"],
-                            "%d PKRS writes, %d faults" %
-                            (on["pkrs_writes"], on["fault_probe_hits"]),
-                            "MB/s"))
+                key = way + "_mb_per_s"
+                out.append((on[0]["figure"], way, run,
+                            sum(r[key] for r in users[False]) /
+                            len(users[False]),
+                            sum(r[key] for r in on) / len(on),
+                            "%d PKRS writes, %d faults (mean of %d runs "
+                            "each, ABBA)" %
+                            (sum(r["pkrs_writes"] for r in on),
+                             sum(r["fault_probe_hits"] for r in on),
+                             len(on)), "MB/s"))
     return out
 
 

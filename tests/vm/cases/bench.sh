@@ -129,18 +129,28 @@ echo "{\"figure\": \"process_vm_readv 64 MiB\", \"throughput_ratio_protected_to_
 # protected. User page tables carry no supervisor key, so protection must
 # cost nothing here: the driver writes PKRS zero times and takes no fault.
 passes=4
-want user "libpmem2 memcpy+persist 64 MiB x $passes, unprotected then protected" && {
-pks-userbench /dev/dax0.0 $passes > /tmp/user-off.json || fail "unprotected user run"
-pkstool enable dax0.0 || fail "enable"
-pks-userbench /dev/dax0.0 $passes > /tmp/user-on.json || fail "protected user run"
-pkstool disable dax0.0 || fail "disable"
-for prot in off on; do
-	jq -c "{figure: \"user memcpy+persist 64 MiB\", protected: $([ $prot = on ] && echo true || echo false)} + ." /tmp/user-$prot.json
+# The runs go unprotected, protected, protected, unprotected (ABBA): an
+# earlier tree ran unprotected then protected and measured protected
+# writes at 0.65-0.71 of unprotected although no kernel code runs here;
+# the order shows whether that is the position of a run (the NVDIMM's
+# backing file is the host's page cache, written back while later runs
+# go on) rather than protection. Each run is reported; the figure's
+# ratio is of the two sides' sums.
+want user "libpmem2 memcpy+persist 64 MiB x $passes, in the order unprotected, protected, protected, unprotected" && {
+run=0
+for prot in off on on off; do
+	run=$((run + 1))
+	[ $prot = on ] && { pkstool enable dax0.0 >/dev/null || fail "enable"; }
+	pks-userbench /dev/dax0.0 $passes > /tmp/user-$run.json || fail "user run $run ($prot)"
+	[ $prot = on ] && { pkstool disable dax0.0 >/dev/null || fail "disable"; }
+	jq -c "{figure: \"user memcpy+persist 64 MiB\", protected: $([ $prot = on ] && echo true || echo false), run: $run} + ." /tmp/user-$run.json
 	for c in pkrs_writes fault_probe_hits; do
-		expect_eq "user run ($prot) $c" "$(jq .$c /tmp/user-$prot.json)" 0
+		expect_eq "user run $run ($prot) $c" "$(jq .$c /tmp/user-$run.json)" 0
 	done
+	eval "w_$run=\$(jq .write_mb_per_s /tmp/user-$run.json)"
 done
-echo "{\"figure\": \"user memcpy+persist 64 MiB\", \"throughput_ratio_protected_to_unprotected\": $(jq -n "$(jq .write_mb_per_s /tmp/user-on.json) / $(jq .write_mb_per_s /tmp/user-off.json)")}"
+# shellcheck disable=SC2154
+echo "{\"figure\": \"user memcpy+persist 64 MiB\", \"write_mb_per_s_by_run\": [$w_1, $w_2, $w_3, $w_4], \"throughput_ratio_protected_to_unprotected\": $(jq -n "($w_2 + $w_3) / ($w_1 + $w_4)"), \"ratio_second_half_to_first_half\": $(jq -n "($w_3 + $w_4) / ($w_1 + $w_2)")}"
 }
 
 # ext4 -o dax file I/O, unprotected then protected, on one file system:
