@@ -129,14 +129,23 @@ struct pks_grant_cpu {
 static DEFINE_PER_CPU(struct pks_grant_cpu, pks_grant_cpu);
 
 /*
- * Every grant on this CPU ends, a key owner's too. The task level's
- * windows belong to the task that runs: the next one's notifier loads
- * its own.
+ * Every grant on this CPU ends, a key owner's too; the task level keeps
+ * @pkrs, its windows: the default as a task leaves (the next one's
+ * notifier loads its own), the running task's as it returns to user
+ * space (a window may stay open across system calls).
  */
-static void pks_grant_end(void)
+static void pks_grant_end(u32 pkrs)
 {
-	pks_win_set_task(PKS_DEFAULT_PKRS);
-	pks_write_pkrs(PKS_DEFAULT_PKRS);
+	pks_win_set_task(pkrs);
+	pks_write_pkrs(pkrs);
+}
+
+/* The windows of the task that runs, without any grant. */
+static u32 pks_task_windows(void)
+{
+	struct pks_task *t = pks_task_find();
+
+	return t ? t->pkrs : PKS_DEFAULT_PKRS;
 }
 
 static void pks_grant_sched_in(struct preempt_notifier *pn, int cpu)
@@ -148,7 +157,7 @@ static void pks_grant_sched_out(struct preempt_notifier *pn,
 {
 	struct pks_grant_cpu *g = container_of(pn, struct pks_grant_cpu, pn);
 
-	pks_grant_end();
+	pks_grant_end(PKS_DEFAULT_PKRS);
 	/*
 	 * The scheduler is walking this list: unlink without poisoning the
 	 * next pointer. The storage is this CPU's, reused only after the
@@ -168,7 +177,7 @@ static void pks_grant_user_return(struct user_return_notifier *urn)
 {
 	struct pks_grant_cpu *g = container_of(urn, struct pks_grant_cpu, urn);
 
-	pks_grant_end();
+	pks_grant_end(pks_task_windows());
 	user_return_notifier_unregister(urn);
 	g->urn_on = false;
 }
@@ -333,7 +342,7 @@ static void pks_grant_drop_local(void *unused)
 		user_return_notifier_unregister(&g->urn);
 		g->urn_on = false;
 	}
-	pks_grant_end();
+	pks_grant_end(pks_task_windows());
 }
 
 /*

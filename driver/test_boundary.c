@@ -194,8 +194,11 @@ static int pks_bnd_case(struct pks_test_ctx *ctx, int key, void *held,
 	struct pks_task_window w = { .task = NULL };
 	int result = 0, bits;
 
-	/* The last case's grant ends when this task leaves the CPU. */
-	usleep_range(100, 200);
+	/*
+	 * The last case's grant ends when this task leaves the CPU: a whole
+	 * jiffy, as a short sleep may end before the task leaves.
+	 */
+	msleep(1);
 	if (holder == PKS_BND_TASK_WINDOW) {
 		pks_task_window_open(key, PKS_READ_WRITE, &w);
 		if (!w.task)

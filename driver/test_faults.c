@@ -143,7 +143,8 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	 * The grant is this task's while it runs: it ends when the task
 	 * leaves the CPU, and the next write asks the owner again.
 	 */
-	usleep_range(100, 200);
+	/* A whole jiffy: a short sleep may end before the task leaves. */
+	msleep(1);
 	preempt_disable();
 	rdmsrl(MSR_IA32_PKRS, msr);
 	WRITE_ONCE(*(u64 *)tp.addr, ~pattern);

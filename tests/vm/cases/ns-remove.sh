@@ -48,9 +48,9 @@ going_away() {
 
 released0=$(going_away)
 # Rounds of 10 teardowns against 40 toggles, until one caught a protected
-# device (5 rounds at most): on a loaded host one round may catch none.
+# device (10 rounds at most): on a loaded host one round may catch none.
 round=0
-while [ $round -lt 5 ]; do
+while [ $round -lt 10 ]; do
 	toggle_protection 40 &
 	racer=$!
 	i=0
