@@ -88,6 +88,8 @@ void pks_test_page_free(struct pks_test_page *tp);
 bool pks_can_read(const void *addr, u64 *val);
 bool pks_can_write(void *addr, u64 val);
 int pks_test_run(struct pks_test_session *session, struct pks_test_run *run);
+int pks_test_use_range(struct pks_test_ctx *ctx, struct pks_range *r,
+		       int *key, bool *ours);
 
 /* test_stray.c */
 int pks_stray_access(struct pks_copy *a);

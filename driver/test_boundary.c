@@ -198,7 +198,7 @@ static int pks_bnd_case(struct pks_test_ctx *ctx, int key, void *held,
 	 * The last case's grant ends when this task leaves the CPU: a whole
 	 * jiffy, as a short sleep may end before the task leaves.
 	 */
-	msleep(1);
+	schedule_timeout_uninterruptible(1);
 	if (holder == PKS_BND_TASK_WINDOW) {
 		pks_task_window_open(key, PKS_READ_WRITE, &w);
 		if (!w.task)
@@ -310,18 +310,14 @@ static int pks_test_boundary(struct pks_test_ctx *ctx)
 	struct pks_bnd *b = &pks_bnd;
 	int key, rc, result;
 	struct page *page;
-	bool ours = false;
+	bool ours;
 	void *held;
 
 	if (r->len < 2 * PMD_SIZE)
 		return pks_test_skip(ctx, "the namespace is smaller than 4 MiB");
-	key = pks_range_key(r->start, r->len);
-	if (key < 0) {
-		rc = __pks_protect(r, 0, NULL, &key, ctx->message);
-		if (rc)
-			return rc;
-		ours = true;
-	}
+	rc = pks_test_use_range(ctx, r, &key, &ours);
+	if (rc)
+		return rc;
 	held = __va(r->start);
 	b->va = __va(r->start + r->len - PMD_SIZE);
 	page = virt_to_page(held);

@@ -144,7 +144,7 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	 * leaves the CPU, and the next write asks the owner again.
 	 */
 	/* A whole jiffy: a short sleep may end before the task leaves. */
-	msleep(1);
+	schedule_timeout_uninterruptible(1);
 	preempt_disable();
 	rdmsrl(MSR_IA32_PKRS, msr);
 	WRITE_ONCE(*(u64 *)tp.addr, ~pattern);

@@ -114,16 +114,12 @@ static int pks_test_stray_write(struct pks_test_ctx *ctx)
 	int i, key, rc, result = PKS_RESULT_PASS;
 	u64 before, after, off;
 	unsigned int prev;
-	bool ours = false;
+	bool ours;
 	void *va;
 
-	key = pks_range_key(r->start, r->len);
-	if (key < 0) {
-		rc = __pks_protect(r, 0, NULL, &key, ctx->message);
-		if (rc)
-			return rc;
-		ours = true;
-	}
+	rc = pks_test_use_range(ctx, r, &key, &ours);
+	if (rc)
+		return rc;
 	for (i = 0; i < 3 && !result; i++) {
 		off = pks_test_offset(r, i);
 		va = __va(r->start + off);

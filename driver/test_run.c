@@ -191,3 +191,23 @@ int pks_test_run(struct pks_test_session *session, struct pks_test_run *run)
 		ctx.message[0] ? ": " : "", ctx.message);
 	return 0;
 }
+
+/**
+ * pks_test_use_range() - the key protecting @r, protecting it if need be
+ * @ctx: the test, whose message says why protecting failed
+ * @r: the test's device-dax range
+ * @key: set to the range's key
+ * @ours: set when the case protected it, and must end that
+ *
+ * Return: 0, or -errno from protecting it.
+ */
+int pks_test_use_range(struct pks_test_ctx *ctx, struct pks_range *r,
+		       int *key, bool *ours)
+{
+	*ours = false;
+	*key = pks_range_key(r->start, r->len);
+	if (*key >= 0)
+		return 0;
+	*ours = true;
+	return __pks_protect(r, 0, NULL, key, ctx->message);
+}

@@ -94,6 +94,26 @@ static inline int pks_map(const char *prog, const char *path, uint64_t offset,
 }
 
 /* The pattern: word @i of the bytes that @seed fills. */
+/* A number argument, with an optional K or M suffix; exit 1 on a bad one. */
+static inline unsigned long long pks_number(const char *prog, const char *s,
+					    const char *what)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (errno || end == s || *end) {
+		fprintf(stderr, "%s: bad %s '%s'\n", prog, what, s);
+		exit(1);
+	}
+	return v;
+}
+
 static inline uint64_t pks_word(uint64_t seed, size_t i)
 {
 	return (seed ^ (i * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;

@@ -69,20 +69,7 @@ static void die(const char *what)
 
 static unsigned long long number(const char *s, const char *what)
 {
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (errno || end == s || *end) {
-		fprintf(stderr, "%s: bad %s '%s'\n", PROG, what, s);
-		exit(1);
-	}
-	return v;
+	return pks_number(PROG, s, what);
 }
 
 static double now(void)

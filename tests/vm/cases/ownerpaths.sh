@@ -23,6 +23,20 @@ want=$(md5sum < /tmp/raw)
 dd if=/tmp/raw of="/dev/$blk" bs=1M oflag=direct 2>/dev/null ||
 	fail "cannot write /dev/$blk"
 
+# expect_counted off|on RULE GRANTS0 SEQ0 WHAT: unprotected, RULE let
+# nothing through; protected, it did; either way nothing was recorded
+expect_counted() {
+	local g1
+	g1=$(rule_grants "$2")
+	if [ "$1" = off ]; then
+		expect_eq "unprotected $5: no $2 grant" "$g1" "$3"
+	else
+		[ "$g1" -gt "$3" ] || fail "protected $5: no $2 grant ($3 -> $g1)"
+		echo "ok: protected $5: $((g1 - $3)) $2 grants"
+	fi
+	expect_eq "no stray recorded ($1 $5)" "$(last_seq)" "$4"
+}
+
 # readback: drop the page cache, read ahead, then read the 16 MiB back
 readback() {
 	sync
@@ -36,14 +50,7 @@ for prot in off on; do
 	[ $prot = on ] && { pkstool enable "$blk" >/dev/null || fail "enable"; }
 	seq0=$(last_seq) g0=$(rule_grants pmem-driver)
 	expect_eq "buffered read-back ($prot)" "$(readback)" "$want"
-	g1=$(rule_grants pmem-driver)
-	if [ $prot = off ]; then
-		expect_eq "unprotected: no pmem-driver grant" "$g1" "$g0"
-	else
-		[ "$g1" -gt "$g0" ] || fail "protected: no pmem-driver grant ($g0 -> $g1)"
-		echo "ok: protected read-back: $((g1 - g0)) pmem-driver grants"
-	fi
-	expect_eq "no stray recorded ($prot)" "$(last_seq)" "$seq0"
+	expect_counted $prot pmem-driver "$g0" "$seq0" "read-back"
 done
 pkstool disable "$blk" >/dev/null || fail "disable"
 
@@ -65,14 +72,7 @@ for prot in off on; do
 	xfs_io -c "funshare 0 16m" -c fsync /mnt/b || fail "funshare ($prot)"
 	expect_eq "unshared data ($prot)" "$(md5sum < /mnt/b)" "$want"
 	expect_eq "source data ($prot)" "$(md5sum < /mnt/a)" "$want"
-	g1=$(rule_grants dax-layer)
-	if [ $prot = off ]; then
-		expect_eq "unprotected: no dax-layer grant" "$g1" "$g0"
-	else
-		[ "$g1" -gt "$g0" ] || fail "protected: no dax-layer grant ($g0 -> $g1)"
-		echo "ok: protected unshare: $((g1 - g0)) dax-layer grants"
-	fi
-	expect_eq "no stray recorded ($prot)" "$(last_seq)" "$seq0"
+	expect_counted $prot dax-layer "$g0" "$seq0" "unshare"
 done
 umount /mnt || fail "umount"
 xfs_repair -n "/dev/$blk" > /tmp/repair.log 2>&1 || fail "xfs_repair: $(cat /tmp/repair.log)"
