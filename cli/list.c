@@ -77,10 +77,10 @@ static bool region_name_matches(const char *name, const char *arg)
 }
 
 /*
- * The nvdimm region, or with "cxl/" the CXL region: the two are numbered
- * apart (a CXL region made again gets a new number, its nvdimm region
- * the old one), so a bare name always means the nvdimm region, as it
- * does to ndctl.
+ * The nvdimm region, as for ndctl, or with "cxl/" the CXL region found
+ * behind it (only namespaces on CXL match). The kernel gives a CXL
+ * region's nvdimm region the CXL region's number, so the bare name the
+ * cxl tool prints selects the same namespaces.
  */
 static bool region_matches(struct pks_ns *ns, const char *region)
 {
