@@ -66,8 +66,8 @@ KMOD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS	:= $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 SYSTEMD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libsystemd 2>/dev/null)
 SYSTEMD_LIBS	:= $(shell $(PKG_CONFIG) --libs libsystemd 2>/dev/null || echo -lsystemd)
-NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl 2>/dev/null || \
-		     echo -lndctl -ldaxctl)
+NDCTL_LIBS	:= $(shell $(PKG_CONFIG) --libs libndctl libdaxctl libcxl 2>/dev/null || \
+		     echo -lndctl -ldaxctl -lcxl)
 FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null || \
 		     echo -I/usr/include/fuse3)
 FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)

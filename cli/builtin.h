@@ -93,6 +93,11 @@ struct json_object *pks_hex_to_json(uint32_t value);
 /* A counter, or null where the driver did not show it (not root). */
 struct json_object *pks_count_to_json(bool shown, uint64_t value);
 struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
+/*
+ * What backs @ns, into @jns (list): "provider", "cxl_region" (null unless
+ * known) and "cxl_memdevs" (an array on CXL, else null).
+ */
+void pks_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns);
 struct json_object *pks_record_to_json(struct pks_record *rec);
 struct json_object *pks_record_event_to_json(struct pks_record *rec,
 					     const char *event,

@@ -184,6 +184,26 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 	return jns;
 }
 
+void pks_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns)
+{
+	const char *provider = pks_ns_get_provider(ns);
+	const char *cxl_region = pks_ns_get_cxl_region(ns), *memdev;
+	struct json_object *memdevs = NULL;
+	unsigned int i;
+
+	json_object_object_add(jns, "provider", provider ?
+			       json_object_new_string(provider) : NULL);
+	json_object_object_add(jns, "cxl_region", cxl_region ?
+			       json_object_new_string(cxl_region) : NULL);
+	if (provider && !strcmp(provider, "CXL")) {
+		memdevs = json_object_new_array();
+		for (i = 0; (memdev = pks_ns_get_cxl_memdev(ns, i)); i++)
+			json_object_array_add(memdevs,
+					      json_object_new_string(memdev));
+	}
+	json_object_object_add(jns, "cxl_memdevs", memdevs);
+}
+
 /* A record's time as ISO 8601 UTC with microseconds, for JSON and text. */
 void pks_time_to_text(uint64_t ns, char *buf, size_t len)
 {

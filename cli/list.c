@@ -21,8 +21,9 @@ static const struct argp_option list_options[] = {
 	{ "human", 'u', NULL, 0, "Sizes in human units, as ndctl list -u", 0 },
 	{ "namespace", 'n', "NAMESPACE", 0,
 	  "Only NAMESPACE (namespaceX.Y, daxX.Y, pmemX)", 0 },
-	{ "region", 'r', "REGION", 0, "Only namespaces of REGION (regionX or X)",
-	  0 },
+	{ "region", 'r', "REGION", 0,
+	  "Only namespaces of REGION: an nvdimm region (regionX or X) or a "
+	  "CXL region (cxl/regionX or cxl/X)", 0 },
 	{ "ns-mode", 'M', "MODE", 0,
 	  "Only namespaces in MODE: devdax, fsdax, sector, raw or system-ram",
 	  0 },
@@ -65,15 +66,30 @@ static const struct argp list_argp = {
 	.children = pkstool_common_children,
 };
 
+/* Whether @arg names the region called @name: "regionX" or "X". */
+static bool region_name_matches(const char *name, const char *arg)
+{
+	if (!name)
+		return false;
+	if (!strncmp(name, "region", 6) && !strcmp(name + 6, arg))
+		return true;
+	return !strcmp(name, arg);
+}
+
+/*
+ * The nvdimm region, as for ndctl, or with "cxl/" the CXL region found
+ * behind it (only namespaces on CXL match). The kernel gives a CXL
+ * region's nvdimm region the CXL region's number, so the bare name the
+ * cxl tool prints selects the same namespaces.
+ */
 static bool region_matches(struct pks_ns *ns, const char *region)
 {
-	const char *name = pks_ns_get_region(ns);
-
 	if (!region)
 		return true;
-	if (!strncmp(name, "region", 6) && !strcmp(name + 6, region))
-		return true;
-	return !strcmp(name, region);
+	if (!strncmp(region, "cxl/", 4))
+		return region_name_matches(pks_ns_get_cxl_region(ns),
+					   region + 4);
+	return region_name_matches(pks_ns_get_region(ns), region);
 }
 
 static bool list_wanted(struct pks_ctx *ctx, const struct list_opts *opts,
@@ -86,22 +102,44 @@ static bool list_wanted(struct pks_ctx *ctx, const struct list_opts *opts,
 	return region_matches(ns, opts->region);
 }
 
+/*
+ * What backs @ns as one word: its bus provider ("ACPI.NFIT"), or for a
+ * CXL region "cxl/REGION:MEMDEV,..." (in -r's spelling), "CXL" when the
+ * region is not known, "-" when nothing is.
+ */
+static void backing_to_text(struct pks_ns *ns, char *buf, size_t len)
+{
+	const char *provider = pks_ns_get_provider(ns);
+	const char *cxl_region = pks_ns_get_cxl_region(ns), *memdev;
+	unsigned int i;
+	size_t n;
+
+	if (!cxl_region) {
+		snprintf(buf, len, "%s", provider ? provider : "-");
+		return;
+	}
+	n = snprintf(buf, len, "cxl/%s", cxl_region);
+	for (i = 0; n < len && (memdev = pks_ns_get_cxl_memdev(ns, i)); i++)
+		n += snprintf(buf + n, len - n, "%c%s", i ? ',' : ':', memdev);
+}
+
 /* One line per namespace; @jns says whether it is recorded to persist. */
 static void list_print_text(struct pks_ns *ns, bool human,
 			    struct json_object *jns)
 {
 	const char *dev = pks_ns_get_device(ns);
 	struct json_object *persistent;
-	char size[48];
+	char size[48], backing[640];
 
 	if (human)
 		pks_size_to_human(pks_ns_get_size(ns), size, sizeof(size));
 	else
 		snprintf(size, sizeof(size), "%llu",
 			 (unsigned long long)pks_ns_get_size(ns));
-	printf("%-14s %-8s %-10s %-10s %-24s ", pks_ns_get_name(ns),
-	       pks_ns_get_region(ns), pks_ns_get_mode(ns), dev ? dev : "-",
-	       size);
+	backing_to_text(ns, backing, sizeof(backing));
+	printf("%-14s %-8s %-16s %-10s %-10s %-24s ", pks_ns_get_name(ns),
+	       pks_ns_get_region(ns), backing, pks_ns_get_mode(ns),
+	       dev ? dev : "-", size);
 	if (pks_ns_is_protected(ns))
 		printf("protected key %d %s faults %llu", pks_ns_get_key(ns),
 		       pks_mode_name(pks_ns_get_protection_mode(ns)),
@@ -148,6 +186,7 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 		if (!list_wanted(ctx, &opts, ns))
 			continue;
 		jns = pks_ns_to_json(ns, opts.human);
+		pks_ns_backing_to_json(ns, jns);
 		pkstool_persist_to_json(persist, ns, jns);
 		if (opts.common.json) {
 			json_object_array_add(array, jns);

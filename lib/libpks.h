@@ -236,6 +236,15 @@ const char *pks_ns_get_name(struct pks_ns *ns);
  * the kernel as memory with daxctl reconfigure-device) or unknown */
 const char *pks_ns_get_mode(struct pks_ns *ns);
 const char *pks_ns_get_region(struct pks_ns *ns);	/* "region0" */
+/*
+ * What backs it (LIBPKS_5): its region's nvdimm bus provider ("ACPI.NFIT"
+ * for an NVDIMM, "CXL" for a CXL region), NULL if unknown; for CXL, the
+ * CXL region as 'cxl list -R' names it (NULL when not CXL or not found)
+ * and its memdevs in interleave order, the i-th or NULL past the last.
+ */
+const char *pks_ns_get_provider(struct pks_ns *ns);
+const char *pks_ns_get_cxl_region(struct pks_ns *ns);
+const char *pks_ns_get_cxl_memdev(struct pks_ns *ns, unsigned int i);
 /* The UUID 'ndctl list -N' shows, lower case; NULL when it has none. */
 const char *pks_ns_get_uuid(struct pks_ns *ns);
 struct pks_ns *pks_ns_find_by_uuid(struct pks_ctx *ctx, const char *uuid);

@@ -87,17 +87,20 @@ tally < <(tests/install/dkms.sh 2> "$logs/dkms.log")
 tally < <(tests/install/completion.sh 2> "$logs/completion.log")
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
-# gives a case its own boot (it taints or kills things), "# suite: bench"
-# leaves it to make bench, "# suite: after-reboot" to the case whose
-# "# then-boot:" names it.
+# gives a case its own boot (it taints or kills things), and so does
+# "# vm-shape: SHAPE" for a machine other than the NVDIMM one (run-vm.sh
+# reads the header and builds that machine), "# suite: bench" leaves it
+# to make bench, "# suite: after-reboot" to the case whose "# then-boot:"
+# names it.
 shared=() own=() nopks=()
 for f in tests/vm/cases/*.sh; do
 	c=$(basename "$f" .sh)
+	shape=$(sed -n 's/^# vm-shape: //p' "$f")
 	if grep -Eq '^# suite: (bench|after-reboot)' "$f"; then
 		continue
 	elif grep -q '^# cpu: nopks' "$f"; then
 		nopks+=("$c")
-	elif grep -q '^# boot: own' "$f"; then
+	elif grep -q '^# boot: own' "$f" || [ "${shape:-nfit}" != nfit ]; then
 		own+=("$c")
 	else
 		shared+=("$c")

@@ -151,10 +151,16 @@ def cmd_host(pkstool):
         ok &= report("pkstool " + " ".join(args), errs)
 
     # Controls: the schemas accept the contract and refuse what breaks it.
-    good = [dict(NAMESPACE, uuid=None, persistent=False, persistent_mode=None)]
+    good = [dict(NAMESPACE, provider="ACPI.NFIT", cxl_region=None,
+                 cxl_memdevs=None, uuid=None, persistent=False,
+                 persistent_mode=None)]
+    on_cxl = [dict(good[0], provider="CXL", cxl_region="region0",
+                   cxl_memdevs=["mem0", "mem1"])]
     enabled = [dict(NAMESPACE, result="enabled", reason=None)]
     ok &= report("control: a namespace conforms",
                  errors("list", json.dumps(good)))
+    ok &= report("control: a namespace on CXL conforms",
+                 errors("list", json.dumps(on_cxl)))
     ok &= report("control: an enable result conforms",
                  errors("enable", json.dumps(enabled)))
     ok &= report("control: info as root conforms",
@@ -168,6 +174,14 @@ def cmd_host(pkstool):
         "list: an extra key": ("list", [dict(NAMESPACE, verbose=True)]),
         "list: a wrong type": ("list", [dict(NAMESPACE, size="big")]),
         "list: a bare object": ("list", NAMESPACE),
+        "list: memdevs on NFIT": ("list", [dict(good[0],
+                                                cxl_memdevs=["mem0"])]),
+        "list: a CXL region on NFIT": ("list", [dict(good[0],
+                                                     cxl_region="region0")]),
+        "list: CXL without its memdevs": ("list", [dict(on_cxl[0],
+                                                        cxl_memdevs=None)]),
+        "list: memdevs as one string": ("list", [dict(on_cxl[0],
+                                                      cxl_memdevs="mem0")]),
         "enable: an unknown result word": (
             "enable", [dict(enabled[0], result="done")]),
         "disable: an enable word": (

@@ -175,3 +175,27 @@ emit_json() {
 	cat
 	echo "@@@JSON-END"
 }
+
+# cxl_create_region: wait for the CXL memdev mem0 and its nvdimm bridge
+# (the CXL modules probe in the background), create a pmem region on it
+# with cxl create-region and set CXL_REGION to its name (cxl list -R) and
+# CXL_ND_REGION to the nvdimm region it became (ndctl list -R).
+cxl_create_region() {
+	local i json
+	for i in $(seq 60); do
+		[ "$(cxl list -M 2>/dev/null | jq -r '.[0].memdev // empty')" = mem0 ] &&
+			[ -e /sys/bus/cxl/devices/mem0/pmem0/driver ] && break
+		sleep 0.5
+	done
+	json=$(cxl create-region -m -t pmem -d decoder0.0 mem0) ||
+		fail "cxl create-region failed"
+	CXL_REGION=$(echo "$json" | jq -r 'if type == "array" then .[0] else . end | .region')
+	for i in $(seq 60); do
+		CXL_ND_REGION=$(ndctl list -R -b CXL | jq -r '.[0].dev // empty')
+		[ -n "$CXL_ND_REGION" ] && break
+		sleep 0.5
+	done
+	[ -n "$CXL_REGION" ] && [ -n "$CXL_ND_REGION" ] ||
+		fail "no region after cxl create-region: $json"
+	echo "cxl region $CXL_REGION is nvdimm $CXL_ND_REGION"
+}

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh KROOT PKS_KO BUILD OUT: build a busybox initramfs for the
-# unpacked Debian kernel at KROOT with its NVDIMM and dax modules, pks.ko
-# (and pks_test.ko beside it),
-# ndctl, daxctl, jq, the pkstool programs in BUILD and the VM test cases.
+# unpacked Debian kernel at KROOT with its NVDIMM, dax and CXL modules,
+# pks.ko (and pks_test.ko beside it),
+# ndctl, daxctl, cxl, jq, the pkstool programs in BUILD and the VM test
+# cases.
 set -euo pipefail
 
 kroot=$1 pks_ko=$2 build=$3 out=$4
@@ -35,7 +36,7 @@ copy_prog() {
 		esac
 	done
 }
-for p in ndctl daxctl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair xfs_io pmempool \
+for p in ndctl daxctl cxl jq mkfs.ext4 e2fsck mkfs.xfs xfs_repair xfs_io pmempool \
 	 dmsetup; do
 	copy_prog "$(command -v $p)" "bin/$p"
 done
@@ -82,6 +83,13 @@ for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"
+# The CXL stack, loaded after the pmem stack and only on a machine with
+# CXL (init reads pkstest.shape): cxl_core and cxl_port are built in.
+order=()
+for m in cxl_acpi cxl_pci cxl_mem cxl_pmem; do
+	add_module "$m"
+done
+printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order-cxl"
 # fuse, for the copypaths case, which loads it itself (not at boot): a
 # module on 6.1, built in on 6.12 (no file then). It depends on nothing.
 fuse=$(find "$moddir/kernel" -name fuse.ko -o -name fuse.ko.xz | head -n 1)

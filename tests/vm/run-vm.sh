@@ -3,7 +3,8 @@
 #
 # run-vm.sh SERIES CPU OUTDIR CASE...: boot the newest Debian SERIES kernel
 # (6.1 or 6.12) under TCG with CPU "pks" (-cpu max) or "nopks"
-# (-cpu max,-pks) and an emulated NVDIMM, run the CASEs (tests/vm/cases),
+# (-cpu max,-pks) and an emulated NVDIMM (or the machine shape the cases'
+# "# vm-shape:" header names, below), run the CASEs (tests/vm/cases),
 # and judge each: its exit code, plus every kernel report in its window of
 # the kernel log against the case's "# expect-kmsg:" and "# require-kmsg:"
 # lines. Prints one "PASS|FAIL|SKIP <name>" line per case, plus one for
@@ -31,7 +32,6 @@ die() {
 kroot=$("$here/fetch-kernel.sh" "$series" "$cache/kernels") ||
 	die "cannot fetch the $series kernel"
 kver=$(basename "$kroot")
-echo "run-vm: $tag: Debian kernel $kver, cases: ${cases[*]}" >&2
 
 # The module, built against this kernel's own headers.
 mod=$build/vm/$kver/module
@@ -46,23 +46,93 @@ initrd=$out/initrd.gz
 "$here/mkinitramfs.sh" "$kroot" "$mod/pks.ko" "$build" "$initrd" ||
 	die "initramfs build failed"
 
-# The NVDIMM's backing file lives as long as OUTDIR: data persists
-# across boots of one run.
-[ -f "$out/nvdimm.img" ] || truncate -s 2G "$out/nvdimm.img"
-
 cpuopt=max
 [ "$cpu" = nopks ] && cpuopt=max,-pks
 list=$(IFS=,; echo "${cases[*]}")
 # "# vm-smp: SPEC" and "# vm-qemu: ARGS" in a case (one with its own boot)
 # shape its VM: the -smp value, and QEMU arguments added (a CPU plugged
-# in with other features).
-smp=${VM_SMP:-2} extra=()
+# in with other features). "# vm-shape: SHAPE" picks the machine (below);
+# the cases of one boot must agree on it. "# vm-backing: keep" keeps the
+# CXL device's backing files across the boots of one OUTDIR.
+smp=${VM_SMP:-2} extra=() shape= keep=
 for c in "${cases[@]}"; do
 	v=$(sed -n 's/^# vm-smp: //p' "$here/cases/$c.sh")
 	[ -n "$v" ] && smp=$v
 	v=$(sed -n 's/^# vm-qemu: //p' "$here/cases/$c.sh")
 	[ -n "$v" ] && read -ra words <<< "$v" && extra+=("${words[@]}")
+	v=$(sed -n 's/^# vm-shape: //p' "$here/cases/$c.sh")
+	v=${v:-nfit}
+	[ -n "$shape" ] && [ "$shape" != "$v" ] &&
+		die "cases of one boot want machine shapes $shape and $v"
+	shape=$v
+	grep -q '^# vm-backing: keep' "$here/cases/$c.sh" && keep=1
 done
+shape=${shape:-nfit}
+[ "$shape" = nfit ] || tag=$tag-$shape
+echo "run-vm: $tag: Debian kernel $kver, cases: ${cases[*]}" >&2
+
+# Machine shapes:
+#   nfit      the PC machine with an emulated NVDIMM (ACPI NFIT).
+#   cxl       a q35 machine with one CXL type-3 device whose memory is
+#             persistent: one pxb-cxl host bridge with two root ports
+#             (with one, 6.1 takes the bridge for a passthrough decoder
+#             and QEMU 7.2 does not: every write is lost), the device on
+#             the first, an LSA file, and a fixed memory window of 4 GiB.
+#             The CPU hides the hypervisor bit (6.12's region commit
+#             fails "to synchronize CPU cache state" otherwise; PKS
+#             stays), and the kernel gets pcie_ports=compat (6.12's
+#             cxl_pci does not probe without, QEMU 7.2 having no event-log
+#             interrupts). See ../shared/TESTBED.md "CXL persistent
+#             memory".
+#   cxl+nfit  both devices in one q35 machine.
+append= mem=2G,slots=2,maxmem=8G
+case $shape in
+nfit)
+	machine=(-machine pc,nvdimm=on) ;;
+cxl|cxl+nfit)
+	machine=(-machine q35,cxl=on)
+	[ "$shape" = cxl+nfit ] && machine=(-machine q35,cxl=on,nvdimm=on)
+	cpuopt=$cpuopt,hypervisor=off
+	mem=2G,slots=4,maxmem=8G
+	append=" pcie_ports=compat" ;;
+*)
+	die "unknown machine shape '$shape' (nfit, cxl or cxl+nfit)" ;;
+esac
+
+# The NVDIMM's backing file lives as long as OUTDIR: data persists
+# across boots of one run.
+case $shape in
+*nfit)
+	[ -f "$out/nvdimm.img" ] || truncate -s 2G "$out/nvdimm.img"
+	machine+=(-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G
+		  -device nvdimm,id=nv1,memdev=mem1,label-size=128K) ;;
+esac
+case $shape in
+cxl*)
+	machine+=(-object memory-backend-file,id=cxl-mem0,share=on,mem-path="$out/cxl-pmem0.img",size=1G
+		  -object memory-backend-file,id=cxl-lsa0,share=on,mem-path="$out/cxl-lsa0.img",size=256M
+		  -device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
+		  -device cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2
+		  -device cxl-rp,port=1,bus=cxl.1,id=root_port14,chassis=0,slot=3
+		  -device cxl-type3,bus=root_port13,memdev=cxl-mem0,lsa=cxl-lsa0,id=cxl-pmem0
+		  -machine cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G) ;;
+esac
+
+# cxl_files: the CXL device's backing files, fresh for each boot unless
+# a case keeps them (QEMU 7.2's decoders do not survive a power-off
+# anyway: a kept device needs its region created again).
+cxl_files() {
+	case $shape in
+	cxl*) ;;
+	*) return 0 ;;
+	esac
+	if [ -z "$keep" ]; then
+		rm -f "$out/cxl-pmem0.img" "$out/cxl-lsa0.img"
+	fi
+	[ -f "$out/cxl-pmem0.img" ] || truncate -s 1G "$out/cxl-pmem0.img"
+	[ -f "$out/cxl-lsa0.img" ] || truncate -s 256M "$out/cxl-lsa0.img"
+}
+
 # One TCG thread runs the vCPUs in turn (thread=single). With a thread
 # per vCPU, QEMU 7.2 at times went on executing a stale translation of
 # code the guest kernel had just patched: an int3 left in __schedule by a
@@ -73,12 +143,11 @@ done
 # =multi brings the old behaviour back.
 boot() {
 	rm -f "$out/console.log" "$out/results.log"
+	cxl_files
 	timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu "$cpuopt" \
-		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp "$smp" "${extra[@]}" \
-		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G \
-		-device nvdimm,id=nv1,memdev=mem1,label-size=128K \
+		"${machine[@]}" -m "$mem" -smp "$smp" "${extra[@]}" \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 pkstest.cases=$list${PKSTEST_ENV:+ pkstest.env=$PKSTEST_ENV}" \
+		-append "console=ttyS0 panic=-1$append pkstest.shape=$shape pkstest.cases=$list${PKSTEST_ENV:+ pkstest.env=$PKSTEST_ENV}" \
 		-display none -monitor none -no-reboot \
 		-serial file:"$out/console.log" -serial file:"$out/results.log" \
 		> "$out/qemu.log" 2>&1

@@ -97,8 +97,13 @@ expect_eq "filter by region" "$(pkstool list --json -r 0 | jq length)" \
 expect_eq "filter by other region" "$(pkstool list --json -r 7 | jq length)" 0
 expect_eq "filters combine" "$(pkstool list --json -r region0 -M raw | jq -r '[.[].dev] | join(",")')" "$RAW_NS"
 expect_rc 1 pkstool list -n no-such-ns
+# On an NVDIMM: the ACPI NFIT's bus, no CXL region, and no CXL region
+# for -r cxl/ to select.
+expect_eq "backing on NFIT" "$(ns_json "$DAX_NS" '[.provider, .cxl_region, .cxl_memdevs] | @json')" \
+	'["ACPI.NFIT",null,null]'
+expect_eq "filter by CXL region on NFIT" "$(pkstool list --json -r cxl/region0 | jq length)" 0
 # Text for people: one line per namespace, by default.
-pkstool list | grep -Eq "^$DAX_NS +region0 +devdax +dax0.0 +[0-9]+ +protected key [0-9]+ strict faults 0$" ||
+pkstool list | grep -Eq "^$DAX_NS +region0 +ACPI\.NFIT +devdax +dax0.0 +[0-9]+ +protected key [0-9]+ strict faults 0$" ||
 	fail "list text: $(pkstool list)"
 
 # Unloading the driver releases every protected range first.
