@@ -34,11 +34,6 @@ struct pks_key {
 static DEFINE_SPINLOCK(pks_keys_lock);
 static struct pks_key pks_keys[PKS_NR_KEYS];
 
-bool pks_key_valid(int key)
-{
-	return key > 0 && key < PKS_NR_KEYS;
-}
-
 /**
  * pks_key_alloc() - allocate a protection key
  * @owner: consumer name, shown by `pkstool info`

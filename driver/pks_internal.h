@@ -78,7 +78,6 @@ void pks_grants_fill(struct pks_grants *g, bool counts);
 unsigned int pks_tasks_granted_count(void);
 
 /* keys.c */
-bool pks_key_valid(int key);
 unsigned int pks_keys_allocated(void);
 void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
