@@ -11,6 +11,7 @@
 
 /* accounting.c */
 void pks_acct_add(enum pks_acct kind, long delta);
+long pks_acct_count(enum pks_acct kind);
 void pks_acct_fill(struct pks_accounting *a);
 void pks_acct_report(void);
 
@@ -51,7 +52,6 @@ struct pks_task *pks_task_find(void);
 struct pks_task *pks_task_get(struct pks_task *own);
 void pks_task_put(struct pks_task *t);
 void pks_task_set_key(struct pks_task *t, int key, u32 bits);
-unsigned int pks_tasks_attached_count(void);
 int pks_tasks_init(void);
 void pks_tasks_exit(void);
 
@@ -75,10 +75,8 @@ void pks_grants_disarm(void);
 void pks_grants_init(void);
 void pks_grants_exit(void);
 void pks_grants_fill(struct pks_grants *g, bool counts);
-unsigned int pks_tasks_granted_count(void);
 
 /* keys.c */
-unsigned int pks_keys_allocated(void);
 void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
 bool pks_key_has_callback(int key);
