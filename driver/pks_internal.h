@@ -93,15 +93,21 @@ int pks_range_copy(struct pks_copy *a);
 void pks_protect_init(void);
 void pks_protect_exit(void);
 
+/* log.c */
+void pks_log_init(void);
+void pks_log_exit(void);
+void pks_log_fault(struct pks_fault *f);
+void pks_log_event(enum pks_event event, const char *name, int key,
+		   bool relaxed);
+void pks_log_set_capture(bool active, bool logging);
+int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
+		    bool addresses);
+__poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
+
 /* faults.c */
 int pks_faults_init(void);
 void pks_faults_exit(void);
 u64 pks_fault_probe_hits(void);
-int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
-		    bool addresses);
-void pks_log_event(enum pks_event event, const char *name, int key,
-		   bool relaxed);
-__poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
 
 /**
  * struct pks_session - state of one open /dev/pks

@@ -34,7 +34,7 @@ u32 pks_task_level_pkrs(void);
 /* keys.c: -EBUSY, naming the holder in @msg, while any key is held. */
 int pks_keys_busy(char *msg, size_t len);
 
-/* faults.c */
+/* log.c: what fault capture placed, and the event log (its ring). */
 bool pks_faults_active(void);
 bool pks_faults_logging(void);
 u64 pks_faults_head(void);
