@@ -2,7 +2,8 @@
 /*
  * PKS enablement: CPUID detection, CR4.PKS and PKRS on every CPU (hotplug
  * included), and the per-CPU copy of PKRS that lets redundant MSR writes be
- * skipped.
+ * skipped: pks_write_pkrs() writes a whole value through that copy,
+ * pks_set_key_bits() one key's two bits.
  */
 #include "pks_internal.h"
 

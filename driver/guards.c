@@ -6,6 +6,7 @@
  * restores the key's previous state when it closes. The rights belong to
  * the context level that opened them (boundary.c): an interrupt taken
  * inside the window runs without them and gives them back on its way out.
+ * The register itself is written by enable.c.
  */
 #include "pks_internal.h"
 
