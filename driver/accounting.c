@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The driver's own count of what it holds: stock kernels have no
- * kmemleak, so each kind of object is counted where it is made and where
- * it goes, and the counts are reported on request and at unload.
+ * kmemleak, so each kind of object is counted by the file that owns it,
+ * where it is made and where it goes (pks_acct_add()), and the counts are
+ * reported on request and at unload. This file calls no other.
  */
 #include "pks_internal.h"
 
@@ -20,15 +21,9 @@ void pks_acct_add(enum pks_acct kind, long delta)
 	atomic_long_add(delta, &pks_acct[kind]);
 }
 
-static long pks_acct_read(enum pks_acct kind)
+/* How many objects of @kind there are now, for reports of their own. */
+long pks_acct_count(enum pks_acct kind)
 {
-	/* Three kinds are counted by their owners already. */
-	if (kind == PKS_ACCT_KEYS)
-		return pks_keys_allocated();
-	if (kind == PKS_ACCT_TASK_STATES)
-		return pks_tasks_attached_count();
-	if (kind == PKS_ACCT_GRANT_STATES)
-		return pks_tasks_granted_count();
 	return atomic_long_read(&pks_acct[kind]);
 }
 
@@ -38,17 +33,20 @@ void pks_acct_fill(struct pks_accounting *a)
 
 	a->nr = PKS_ACCT_NR;
 	for (kind = 0; kind < PKS_ACCT_NR; kind++)
-		a->counts[kind] = pks_acct_read(kind);
+		a->counts[kind] = pks_acct_count(kind);
 }
 
-/* At unload, after every teardown: anything still counted is a leak. */
+/*
+ * At unload, after every teardown: anything still counted is a leak, and
+ * a count below zero an object released twice (or never counted).
+ */
 void pks_acct_report(void)
 {
 	int kind, left = 0;
 	long n;
 
 	for (kind = 0; kind < PKS_ACCT_NR; kind++) {
-		n = pks_acct_read(kind);
+		n = pks_acct_count(kind);
 		if (!n)
 			continue;
 		pr_warn("unloading with %ld %s still counted\n", n,

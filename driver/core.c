@@ -108,6 +108,8 @@ static int __init pks_init(void)
 	pks_tasks_init();
 	pks_boundary_init();
 	pks_grants_init();
+	/* The event log, before anything that publishes to it. */
+	pks_log_init();
 	/* Without the probe, keys and guards still work; callbacks do not. */
 	pks_faults_init();
 	pks_protect_init();
@@ -120,6 +122,7 @@ static int __init pks_init(void)
 		pks_protect_exit();
 		pks_dax_guard_exit();
 		pks_faults_exit();
+		pks_log_exit();
 		pks_grants_exit();
 		pks_boundary_exit_all();
 		pks_tasks_exit();
@@ -142,6 +145,8 @@ static void __exit pks_exit(void)
 	pks_protect_exit();
 	pks_dax_guard_exit();
 	pks_faults_exit();
+	/* After the probes and the ranges, the last to publish. */
+	pks_log_exit();
 	pks_grants_exit();
 	pks_boundary_exit_all();
 	pks_tasks_exit();

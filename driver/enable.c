@@ -2,7 +2,8 @@
 /*
  * PKS enablement: CPUID detection, CR4.PKS and PKRS on every CPU (hotplug
  * included), and the per-CPU copy of PKRS that lets redundant MSR writes be
- * skipped.
+ * skipped: pks_write_pkrs() writes a whole value through that copy,
+ * pks_set_key_bits() one key's two bits.
  */
 #include "pks_internal.h"
 
@@ -83,6 +84,23 @@ void pks_write_pkrs(u32 pkrs)
 	__pks_write_pkrs(pkrs, &pks_cpu.writes);
 }
 EXPORT_SYMBOL_NS_GPL(pks_write_pkrs, PKS_TEST);
+
+/*
+ * Set @key's two PKRS bits on this CPU; preemption disabled. The read and
+ * the write happen with interrupts off, so a PKRS change made from an
+ * interrupt in between is not lost.
+ */
+void pks_set_key_bits(int key, u32 bits)
+{
+	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pks_write_pkrs((pks_read_pkrs_cache() & ~mask) |
+		       (bits << PKS_PKRS_SHIFT(key)));
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_NS_GPL(pks_set_key_bits, PKS_TEST);
 
 /*
  * The same, from an interrupt boundary: counted apart, so that the

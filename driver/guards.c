@@ -6,6 +6,7 @@
  * restores the key's previous state when it closes. The rights belong to
  * the context level that opened them (boundary.c): an interrupt taken
  * inside the window runs without them and gives them back on its way out.
+ * The register itself is written by enable.c.
  */
 #include "pks_internal.h"
 
@@ -13,23 +14,6 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-
-/*
- * Set @key's two PKRS bits on this CPU; preemption disabled. The read and
- * the write happen with interrupts off, so a PKRS change made from an
- * interrupt in between is not lost.
- */
-void pks_set_key_bits(int key, u32 bits)
-{
-	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
-	unsigned long flags;
-
-	local_irq_save(flags);
-	pks_write_pkrs((pks_read_pkrs_cache() & ~mask) |
-		       (bits << PKS_PKRS_SHIFT(key)));
-	local_irq_restore(flags);
-}
-EXPORT_SYMBOL_NS_GPL(pks_set_key_bits, PKS_TEST);
 
 /*
  * Set @key's bits for the context that runs, in its level's rights and

@@ -34,11 +34,6 @@ struct pks_key {
 static DEFINE_SPINLOCK(pks_keys_lock);
 static struct pks_key pks_keys[PKS_NR_KEYS];
 
-bool pks_key_valid(int key)
-{
-	return key > 0 && key < PKS_NR_KEYS;
-}
-
 /**
  * pks_key_alloc() - allocate a protection key
  * @owner: consumer name, shown by `pkstool info`
@@ -69,6 +64,7 @@ int pks_key_alloc(const char *owner, pks_fault_cb_t fault_cb, void *data)
 		/* Pairs with the acquire in pks_key_fault_cb(). */
 		smp_store_release(&k->fault_cb, fault_cb);
 		spin_unlock_irqrestore(&pks_keys_lock, flags);
+		pks_acct_add(PKS_ACCT_KEYS, 1);
 		pr_debug("key %d allocated to %s\n", key, owner);
 		return key;
 	}
@@ -102,6 +98,7 @@ static void pks_key_reset_local(void *data)
 void pks_key_free(int key)
 {
 	unsigned long flags;
+	bool held;
 
 	if (WARN_ON(!pks_key_valid(key)))
 		return;
@@ -119,8 +116,12 @@ void pks_key_free(int key)
 	on_each_cpu(pks_key_reset_local, (void *)(long)key, 1);
 
 	spin_lock_irqsave(&pks_keys_lock, flags);
+	held = pks_keys[key].owner[0];
 	memset(&pks_keys[key], 0, sizeof(pks_keys[key]));
 	spin_unlock_irqrestore(&pks_keys_lock, flags);
+	/* A key freed twice (warned about above) was counted once. */
+	if (held)
+		pks_acct_add(PKS_ACCT_KEYS, -1);
 }
 EXPORT_SYMBOL_GPL(pks_key_free);
 
@@ -180,17 +181,6 @@ bool pks_key_owner(int key, char *owner, bool *has_cb)
 	*has_cb = READ_ONCE(pks_keys[key].fault_cb);
 	allocated = owner[0];
 	return allocated;
-}
-
-/* For accounting: keys allocated now, by anyone. */
-unsigned int pks_keys_allocated(void)
-{
-	unsigned int n = 0;
-	int key;
-
-	for (key = 1; key < PKS_NR_KEYS; key++)
-		n += !!READ_ONCE(pks_keys[key].owner[0]);
-	return n;
 }
 
 /* Say which key is held, for tests that need the whole table. */

@@ -50,7 +50,6 @@ static const char *const pks_rule_names[] = PKS_GRANT_RULES;
 
 /* Indexed by enum pks_rule_id and enum pks_grant_kind. */
 static atomic64_t pks_rule_counts[PKS_RULE_NR][PKS_GRANT_KINDS];
-static atomic_t pks_tasks_granted = ATOMIC_INIT(0);
 static atomic64_t pks_refills = ATOMIC64_INIT(0);
 static atomic64_t pks_spurious_count = ATOMIC64_INIT(0);
 static bool pks_grants_armed, pks_grants_on;
@@ -165,7 +164,7 @@ static void pks_grant_sched_out(struct preempt_notifier *pn,
 	 */
 	__hlist_del(&pn->link);
 	g->task = NULL;
-	atomic_dec(&pks_tasks_granted);
+	pks_acct_add(PKS_ACCT_GRANT_STATES, -1);
 }
 
 static struct preempt_ops pks_grant_ops = {
@@ -194,7 +193,7 @@ void pks_grant_hold_task(void)
 		preempt_notifier_init(&g->pn, &pks_grant_ops);
 		preempt_notifier_register(&g->pn);
 		g->task = current;
-		atomic_inc(&pks_tasks_granted);
+		pks_acct_add(PKS_ACCT_GRANT_STATES, 1);
 	}
 	if (!(current->flags & PF_KTHREAD) && !g->urn_on) {
 		g->urn.on_user_return = pks_grant_user_return;
@@ -336,7 +335,7 @@ static void pks_grant_drop_local(void *unused)
 	if (g->task) {
 		preempt_notifier_unregister(&g->pn);
 		g->task = NULL;
-		atomic_dec(&pks_tasks_granted);
+		pks_acct_add(PKS_ACCT_GRANT_STATES, -1);
 	}
 	if (g->urn_on) {
 		user_return_notifier_unregister(&g->urn);
@@ -383,12 +382,8 @@ void pks_grants_fill(struct pks_grants *g, bool counts)
 	if (!counts)
 		return;
 	g->flags |= PKS_GRANTS_F_COUNTS;
-	g->tasks_granted = atomic_read(&pks_tasks_granted);
+	/* The grant states are counted in accounting.c alone. */
+	g->tasks_granted = pks_acct_count(PKS_ACCT_GRANT_STATES);
 	g->refills = atomic64_read(&pks_refills);
 	g->spurious = atomic64_read(&pks_spurious_count);
-}
-
-unsigned int pks_tasks_granted_count(void)
-{
-	return atomic_read(&pks_tasks_granted);
 }

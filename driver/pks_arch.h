@@ -30,6 +30,12 @@
 /* Key 0 read-write (untagged memory), every other key access-disabled. */
 #define PKS_DEFAULT_PKRS	0x55555554u
 
+/* Whether @key is one the driver hands out (1..15): key 0 never is. */
+static inline bool pks_key_valid(int key)
+{
+	return key > 0 && key < PKS_NR_KEYS;
+}
+
 /* A key's two bits (PKS_PKRS_AD, PKS_PKRS_WD) in a PKRS value. */
 static inline u32 pks_key_bits(int key, u32 pkrs)
 {

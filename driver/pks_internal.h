@@ -11,6 +11,7 @@
 
 /* accounting.c */
 void pks_acct_add(enum pks_acct kind, long delta);
+long pks_acct_count(enum pks_acct kind);
 void pks_acct_fill(struct pks_accounting *a);
 void pks_acct_report(void);
 
@@ -51,7 +52,6 @@ struct pks_task *pks_task_find(void);
 struct pks_task *pks_task_get(struct pks_task *own);
 void pks_task_put(struct pks_task *t);
 void pks_task_set_key(struct pks_task *t, int key, u32 bits);
-unsigned int pks_tasks_attached_count(void);
 int pks_tasks_init(void);
 void pks_tasks_exit(void);
 
@@ -75,11 +75,8 @@ void pks_grants_disarm(void);
 void pks_grants_init(void);
 void pks_grants_exit(void);
 void pks_grants_fill(struct pks_grants *g, bool counts);
-unsigned int pks_tasks_granted_count(void);
 
 /* keys.c */
-bool pks_key_valid(int key);
-unsigned int pks_keys_allocated(void);
 void pks_fill_key_info(struct pks_key_info *keys);
 bool pks_key_fault_cb(int key, unsigned long address, bool write);
 bool pks_key_has_callback(int key);
@@ -96,15 +93,21 @@ int pks_range_copy(struct pks_copy *a);
 void pks_protect_init(void);
 void pks_protect_exit(void);
 
+/* log.c */
+void pks_log_init(void);
+void pks_log_exit(void);
+void pks_log_fault(struct pks_fault *f);
+void pks_log_event(enum pks_event event, const char *name, int key,
+		   bool relaxed);
+void pks_log_set_capture(bool active, bool logging);
+int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
+		    bool addresses);
+__poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
+
 /* faults.c */
 int pks_faults_init(void);
 void pks_faults_exit(void);
 u64 pks_fault_probe_hits(void);
-int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
-		    bool addresses);
-void pks_log_event(enum pks_event event, const char *name, int key,
-		   bool relaxed);
-__poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
 
 /**
  * struct pks_session - state of one open /dev/pks

@@ -21,6 +21,8 @@ void pks_counters(u64 *writes, u64 *skipped);
 /* This CPU's cached PKRS, and a write of PKRS through the cache. */
 u32 pks_read_pkrs_cache(void);
 void pks_write_pkrs(u32 pkrs);
+/* Set a key's two bits on this CPU, with no window. */
+void pks_set_key_bits(int key, u32 bits);
 /* The resume hook: rewrite this CPU's PKRS from the driver's copy. */
 void pks_resume_cpu(void);
 
@@ -29,13 +31,10 @@ void pks_boundary_enforce(bool on);
 /* What the task level's windows hold on this CPU (read from an IPI). */
 u32 pks_task_level_pkrs(void);
 
-/* guards.c: set a key's two bits on this CPU, with no window. */
-void pks_set_key_bits(int key, u32 bits);
-
 /* keys.c: -EBUSY, naming the holder in @msg, while any key is held. */
 int pks_keys_busy(char *msg, size_t len);
 
-/* faults.c */
+/* log.c: what fault capture placed, and the event log (its ring). */
 bool pks_faults_active(void);
 bool pks_faults_logging(void);
 u64 pks_faults_head(void);

@@ -18,8 +18,6 @@
 #include <linux/sched.h>
 #include <asm/msr.h>
 
-/* Tasks holding their notifier registered, for `pkstool info`. */
-static atomic_t pks_tasks_attached = ATOMIC_INIT(0);
 static bool pks_notifiers_on;
 
 /* Write @pkrs as the task level's rights and this CPU's register. */
@@ -90,7 +88,7 @@ struct pks_task *pks_task_get(struct pks_task *own)
 	own->depth = 1;
 	preempt_notifier_init(&own->pn, &pks_task_ops);
 	preempt_notifier_register(&own->pn);
-	atomic_inc(&pks_tasks_attached);
+	pks_acct_add(PKS_ACCT_TASK_STATES, 1);
 	return own;
 }
 
@@ -107,7 +105,7 @@ void pks_task_put(struct pks_task *t)
 		return;
 	pks_task_load(PKS_DEFAULT_PKRS);
 	preempt_notifier_unregister(&t->pn);
-	atomic_dec(&pks_tasks_attached);
+	pks_acct_add(PKS_ACCT_TASK_STATES, -1);
 	module_put(THIS_MODULE);
 }
 
@@ -122,11 +120,6 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits)
 	pks_win_set_task(t->pkrs);
 	pks_set_key_bits(key, bits);
 	local_irq_restore(flags);
-}
-
-unsigned int pks_tasks_attached_count(void)
-{
-	return atomic_read(&pks_tasks_attached);
 }
 
 /**

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of faults.c: fault callbacks, the fault log, NMI safety, and the
- * crash case.
+ * Tests of faults.c and log.c: fault callbacks, the fault log, NMI
+ * safety, and the crash case.
  */
 #include "test.h"
 
