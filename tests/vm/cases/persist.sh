@@ -10,7 +10,6 @@
 # alone. disable --persist removes the record. Control: with no records,
 # --from-config protects nothing. A namespace without a UUID (a shim reads
 # every UUID as null) is refused by enable --persist and left as it was.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 conf=/etc/pkstool/protect.conf

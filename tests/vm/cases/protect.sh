@@ -2,7 +2,6 @@
 # pks: enable, list, disable a devdax namespace by each of its names;
 # summaries that cannot mislead; the built-in protect and stray-write
 # cases; rmmod releases protection.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: dax0.0: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+ \(2048 KiB pages\)
 . /tests/lib.sh
 
