@@ -326,7 +326,12 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
 	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench \
 	$(BUILD)/vm-bin/pks-zerocopy $(BUILD)/vm-bin/pks-fuse \
-	$(BUILD)/vm-bin/pks-unrelated
+	$(BUILD)/vm-bin/pks-unrelated $(BUILD)/vm-bin/pks-no-uuid.so
+
+# An LD_PRELOAD shim for the persist case: namespaces without a UUID.
+$(BUILD)/vm-bin/pks-no-uuid.so: tests/vm/bin/pks-no-uuid.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -shared -fPIC -o $@ $<
 
 $(BUILD)/vm-bin/pks-zerocopy: tests/vm/bin/pks-zerocopy.c tests/vm/bin/pks-mapping.h
 	@mkdir -p $(@D)

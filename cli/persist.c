@@ -135,23 +135,33 @@ fail:
 }
 
 /*
- * Record @ns as protected in @mode, or with @mode -1 forget it. Returns 0,
- * or -errno with the reason in @why.
+ * Whether @ns can be recorded: 0, or -EINVAL with the reason in @why.
+ * enable --persist asks before it changes anything, so that a namespace
+ * it cannot record is refused and left as it was, never protected with
+ * its result saying "refused".
  */
-int pkstool_persist_note(struct pkstool_persist *p, struct pks_ns *ns,
-			 int mode, char *why, size_t len)
+int pkstool_persist_check(struct pks_ns *ns, char *why, size_t len)
+{
+	if (pks_ns_get_uuid(ns))
+		return 0;
+	snprintf(why, len,
+		 "%s has no UUID to record it by (a namespace without labels or info block): nothing changed",
+		 pks_ns_get_name(ns));
+	return -EINVAL;
+}
+
+/*
+ * Record @ns as protected in @mode, or with @mode -1 forget it. A
+ * namespace without a UUID is left out: enable refused it already
+ * (pkstool_persist_check()), and no record can name it to forget.
+ */
+void pkstool_persist_note(struct pkstool_persist *p, struct pks_ns *ns,
+			  int mode)
 {
 	const char *uuid = pks_ns_get_uuid(ns);
 
-	if (!uuid) {
-		snprintf(why, len,
-			 "%s has no UUID to record it by (a namespace without labels or info block)",
-			 pks_ns_get_name(ns));
-		return -EINVAL;
-	}
-	if (pkstool_persist_set(p->kf, uuid, mode, pks_ns_get_name(ns)))
+	if (uuid && pkstool_persist_set(p->kf, uuid, mode, pks_ns_get_name(ns)))
 		p->dirty = true;
-	return 0;
 }
 
 /* Save what changed (atomically: a new file renamed over the old). */

@@ -14,8 +14,9 @@ struct pkstool_persist;
 const char *pkstool_persist_path(void);
 int pkstool_persist_open(struct pkstool_persist **persist, bool write,
 			 const struct pkstool_opts *opts, const char *what);
-int pkstool_persist_note(struct pkstool_persist *persist, struct pks_ns *ns,
-			 int mode, char *why, size_t len);
+int pkstool_persist_check(struct pks_ns *ns, char *why, size_t len);
+void pkstool_persist_note(struct pkstool_persist *persist, struct pks_ns *ns,
+			  int mode);
 int pkstool_persist_close(struct pkstool_persist *persist,
 			  const struct pkstool_opts *opts, const char *what);
 int pkstool_persist_lookup(struct pkstool_persist *persist, struct pks_ns *ns);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
 
@@ -122,6 +123,42 @@ int cmd_help(int argc, char **argv, struct pks_ctx *ctx)
 	return opts.cmd->fn(2, args, ctx);
 }
 
+/*
+ * What a command printed has reached its file only once stdout is flushed
+ * and closed: check that once, at exit, as ndctl's run_builtin() does, so
+ * that "pkstool list --json > /dev/full" fails instead of exiting 0. A
+ * write error turns success (and "unsupported", whose words went to
+ * stdout too) into failure; a failure already decided keeps its code.
+ * Pipes get no exemption: with SIGPIPE at its default a closed pipe ends
+ * pkstool before this runs, and where SIGPIPE is ignored the lost output
+ * is an error like any other.
+ */
+static int finish_stdout(const char *cmd, int status)
+{
+	const char *why = NULL;
+	struct stat st;
+	bool closed;
+
+	/* Started with stdout closed: only a write that failed counts. */
+	closed = fstat(fileno(stdout), &st) != 0;
+	errno = 0;
+	if (fflush(stdout))
+		why = strerror(errno);
+	else if (ferror(stdout))
+		why = "output was lost";
+	if (fclose(stdout) && !why && !closed)
+		why = strerror(errno);
+	if (!why)
+		return status;
+	if (cmd)
+		fprintf(stderr, "pkstool: %s: write error: %s\n", cmd, why);
+	else
+		fprintf(stderr, "pkstool: write error: %s\n", why);
+	if (status == PKSTOOL_DONE || status == PKSTOOL_UNSUPPORTED)
+		return PKSTOOL_FAILED;
+	return status;
+}
+
 static int run_builtin(const struct cmd_struct *cmd, int argc, char **argv)
 {
 	char name[64];
@@ -142,7 +179,8 @@ static int run_builtin(const struct cmd_struct *cmd, int argc, char **argv)
 	return status;
 }
 
-int main(int argc, char **argv)
+/* *name becomes the command given, for finish_stdout()'s message. */
+static int run_main(int argc, char **argv, const char **name)
 {
 	const struct cmd_struct *cmd;
 	size_t i;
@@ -170,5 +208,15 @@ int main(int argc, char **argv)
 			argv[1]);
 		return PKSTOOL_USAGE;
 	}
+	*name = cmd->cmd;
 	return run_builtin(cmd, argc - 1, argv + 1);
+}
+
+/* Every way out passes here, so stdout is checked on each of them. */
+int main(int argc, char **argv)
+{
+	const char *name = NULL;
+	int status = run_main(argc, argv, &name);
+
+	return finish_stdout(name, status);
 }

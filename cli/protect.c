@@ -151,7 +151,9 @@ static const struct argp disable_argp = {
 /*
  * Enable one namespace. Whether anything needs doing is decided first, so
  * that a re-run of an applied command says "already" even where a new
- * protection would be refused (panic_on_warn).
+ * protection would be refused (panic_on_warn). With --persist, one that
+ * cannot be recorded is refused before anything changes: "refused" always
+ * means it is as it was.
  */
 static enum protect_result enable_one(const struct protect_opts *opts,
 				      struct pks_ns *ns, bool refuse_new,
@@ -167,6 +169,8 @@ static enum protect_result enable_one(const struct protect_opts *opts,
 			 pks_ns_get_mode(ns));
 		return RESULT_REFUSED;
 	}
+	if (opts->persist && pkstool_persist_check(ns, why, len))
+		return RESULT_REFUSED;
 	if (pks_ns_is_protected(ns)) {
 		if (opts->mode < 0 ||
 		    opts->mode == pks_ns_get_protection_mode(ns))
@@ -291,11 +295,9 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		result = action == ACTION_ENABLE ?
 			 enable_one(&opts, ns, refuse_new, why, sizeof(why)) :
 			 disable_one(ns, why, sizeof(why));
-		if (persist && result != RESULT_REFUSED &&
-		    pkstool_persist_note(persist, ns, action == ACTION_ENABLE ?
-					 pks_ns_get_protection_mode(ns) : -1,
-					 why, sizeof(why)))
-			result = RESULT_REFUSED;
+		if (persist && result != RESULT_REFUSED)
+			pkstool_persist_note(persist, ns, action == ACTION_ENABLE ?
+					     pks_ns_get_protection_mode(ns) : -1);
 		count[result]++;
 		if (result == RESULT_REFUSED)
 			p_err(&opts.common, "%s: %s: %s", pkstool_cmd,

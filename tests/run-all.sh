@@ -2,29 +2,139 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: build, unit tests, fuzzing, static checks, then every VM case
-# on each kernel in $KERNELS (default "6.1 6.12"), PKS and no-PKS. Ends
-# with one "N passed, N failed, N skipped" line; exits 1 when anything
-# failed.
+# on each kernel in $KERNELS (default "6.1 6.12"; empty: no VM), PKS and
+# no-PKS. Ends with one "N passed, N failed, N skipped" line; exits 1 when
+# anything failed.
+#
+# A result is a "PASS|FAIL|SKIP name" line. Each sub-runner (fuzz, lint,
+# install, dkms, completion, each VM) must print the results
+# tests/manifest names for it (for a VM: one per case file selected for
+# it, and boot): a missing one is a FAIL, and so is a sub-runner that
+# exits non-zero without a FAIL line. A SKIP counts as skipped only when
+# tests/allowed-skips allows it by name, with a reason; any other is a FAIL.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 logs=${LOGS:-$top/build/test-logs}
-kernels=${KERNELS:-6.1 6.12}
+kernels=${KERNELS-6.1 6.12}
 rm -rf "$logs" && mkdir -p "$logs"
 passed=0 failed=0 skipped=0
 
-# tally: read "PASS|FAIL|SKIP name..." lines, echo and count them.
+# skip_reason NAME: the reason tests/allowed-skips gives for skipping
+# NAME; fails when it gives none.
+skip_reason() {
+	awk -v name="$1" '
+		/^#/ { next }
+		{
+			i = index($0, ": ")
+			if (i > 1 && substr($0, 1, i - 1) == name) {
+				r = substr($0, i + 2)
+				gsub(/^[ \t]+|[ \t]+$/, "", r)
+				if (r != "") { print r; found = 1; exit }
+			}
+		}
+		END { exit !found }' tests/allowed-skips 2>/dev/null
+}
+
+# tally: read "PASS|FAIL|SKIP name..." lines, echo and count them; a SKIP
+# that tests/allowed-skips does not allow becomes a FAIL.
 tally() {
-	local line
+	local line name why
 	while IFS= read -r line; do
-		echo "$line"
 		case $line in
-		PASS*) passed=$((passed + 1)) ;;
-		FAIL*) failed=$((failed + 1)) ;;
-		SKIP*) skipped=$((skipped + 1)) ;;
+		PASS*)
+			echo "$line"
+			passed=$((passed + 1)) ;;
+		FAIL*)
+			echo "$line"
+			failed=$((failed + 1)) ;;
+		SKIP*)
+			name=${line#SKIP }
+			name=${name%%[: ]*}
+			if why=$(skip_reason "$name"); then
+				echo "$line (allowed: $why)"
+				skipped=$((skipped + 1))
+			else
+				why=${line#SKIP "$name"}
+				why=${why#:}
+				echo "FAIL $name: skipped, and tests/allowed-skips does not allow it:${why:- (no reason given)}"
+				failed=$((failed + 1))
+			fi ;;
 		esac
 	done
+}
+
+# unit_names, fuzz_names, command_names: what tests/manifest's {unit},
+# {fuzz} and {command} stand for, read from the tree.
+unit_names() {
+	grep -l '^Test(' tests/unit/*.c | xargs -n1 basename | sed 's/\.c$//'
+}
+fuzz_names() {
+	grep -l 'LLVMFuzzerTestOneInput' tests/fuzz/*.c | xargs -n1 basename |
+		sed 's/\.c$//'
+}
+command_names() {
+	ls man/pkstool-*.txt | sed 's|^man/pkstool-||;s|\.txt$||' |
+		grep -vx json
+}
+
+# expected SUB: the results tests/manifest says SUB must print, one a line
+expected() {
+	local line word n
+	line=$(sed -n "s/^$1: //p" tests/manifest)
+	for word in $line; do
+		case $word in
+		*'{unit}'*) for n in $(unit_names); do echo "${word/\{unit\}/$n}"; done ;;
+		*'{fuzz}'*) for n in $(fuzz_names); do echo "${word/\{fuzz\}/$n}"; done ;;
+		*'{kernel}'*) for n in $kernels; do echo "${word/\{kernel\}/$n}"; done ;;
+		*'{command}'*) for n in $(command_names); do echo "${word/\{command\}/$n}"; done ;;
+		*) echo "$word" ;;
+		esac
+	done
+}
+
+# sub NAME CMD...: run the sub-runner CMD; its result lines go to
+# $logs/NAME.results, its stderr to $logs/NAME.log, its exit status to
+# $logs/NAME.rc (judge reads them).
+sub() {
+	local name=$1
+	shift
+	rm -f "$logs/$name.rc"
+	"$@" > "$logs/$name.results" 2> "$logs/$name.log"
+	echo $? > "$logs/$name.rc"
+}
+
+# judge NAME EXPECTED...: count what the sub-runner NAME printed, then a
+# FAIL for each EXPECTED result it did not print, and one naming NAME
+# when it exited non-zero (or left no status) without a FAIL line.
+judge() {
+	local name=$1 r rc
+	shift
+	tally < "$logs/$name.results"
+	for r in "$@"; do
+		awk -v r="$r" '
+			$1 == "PASS" || $1 == "FAIL" || $1 == "SKIP" {
+				n = $2; sub(/:$/, "", n); if (n == r) found = 1
+			}
+			END { exit !found }' "$logs/$name.results" ||
+			tally <<< "FAIL $r: no result from $name (see $logs/$name.log)"
+	done
+	rc=$(cat "$logs/$name.rc" 2>/dev/null)
+	if [ "$rc" != 0 ] && ! grep -q '^FAIL ' "$logs/$name.results"; then
+		tally <<< "FAIL $name: exited ${rc:-without a status} and printed no FAIL line (see $logs/$name.log)"
+	fi
+}
+
+# run_judge NAME CMD...: sub NAME CMD..., then judge it against the manifest
+run_judge() {
+	local name=$1
+	shift
+	sub "$name" "$@"
+	grep -q "^$name: " tests/manifest ||
+		tally <<< "FAIL $name: tests/manifest names no results for it"
+	mapfile -t want < <(expected "$name")
+	judge "$name" "${want[@]}"
 }
 
 if make -s all > "$logs/build.log" 2>&1; then
@@ -35,14 +145,18 @@ else
 	exit 1
 fi
 
-# run_units PREFIX PKSTOOL BINARY...: each Criterion binary as PREFIX/name
+# run_units PREFIX PKSTOOL DIR: each Criterion binary tests/manifest
+# expects, DIR/name, as PREFIX/name (one not built is a FAIL)
 run_units() {
-	local prefix=$1 pkstool=$2 t name log rc n p f c
-	shift 2
-	for t in "$@"; do
-		[ -x "$t" ] || continue
-		name=$prefix/$(basename "$t")
+	local prefix=$1 pkstool=$2 dir=$3 t name log rc n p f c
+	for name in $(expected "$prefix"); do
+		[ "$name" = "$prefix/control" ] && continue
+		t=$dir/${name#"$prefix"/}
 		log=$logs/${name//\//-}.log
+		if [ ! -x "$t" ]; then
+			tally <<< "FAIL $name: $t was not built"
+			continue
+		fi
 		PKSTOOL=$pkstool "$t" --verbose=0 > "$log" 2>&1
 		rc=$?
 		# Criterion: "Synthesis: Tested: N | Passing: N | Failing: N | Crashing: N"
@@ -55,9 +169,18 @@ run_units() {
 	done
 }
 
+# not_run PREFIX WHY: a FAIL for each result tests/manifest expects of
+# PREFIX, none of which ran
+not_run() {
+	local name
+	for name in $(expected "$1"); do
+		tally <<< "FAIL $name: not run: $2"
+	done
+}
+
 make -s unit > "$logs/unit-build.log" 2>&1 ||
 	tally <<< "FAIL unit/build: see $logs/unit-build.log"
-run_units unit "$top/build/pkstool" build/unit/*
+run_units unit "$top/build/pkstool" build/unit
 
 # The same unit tests under ASan and UBSan, after a control that proves
 # each sanitizer stops a program that commits its error here.
@@ -71,20 +194,25 @@ if make -s sanitize > "$logs/sanitize-build.log" 2>&1; then
 			ok=
 		fi
 	done
-	[ -n "$ok" ] && run_units sanitize "$top/build/sanitize/pkstool" \
-		build/sanitize/unit/*
+	if [ -n "$ok" ]; then
+		tally <<< "PASS sanitize/control"
+		run_units sanitize "$top/build/sanitize/pkstool" build/sanitize/unit
+	else
+		not_run sanitize "the sanitizer control failed"
+	fi
 else
 	tally <<< "FAIL sanitize/build: see $logs/sanitize-build.log"
+	not_run sanitize "the sanitize build failed"
 fi
 
 # libFuzzer, 20 seconds a target, after a control per target that proves
 # a planted bug is found (tests/fuzz/run.sh).
-tally < <(tests/fuzz/run.sh 2> "$logs/fuzz.log")
+run_judge fuzz tests/fuzz/run.sh
 
-tally < <(tests/lint.sh 2> "$logs/lint.log")
-tally < <(tests/install/run.sh 2> "$logs/install.log")
-tally < <(tests/install/dkms.sh 2> "$logs/dkms.log")
-tally < <(tests/install/completion.sh 2> "$logs/completion.log")
+run_judge lint tests/lint.sh
+run_judge install tests/install/run.sh
+KERNELS=$kernels run_judge dkms tests/install/dkms.sh
+run_judge completion tests/install/completion.sh
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
 # gives a case its own boot (it taints or kills things), and so does
@@ -106,18 +234,37 @@ for f in tests/vm/cases/*.sh; do
 		shared+=("$c")
 	fi
 done
-# vm_cases KERNEL: every VM of one kernel, one after the other.
+# vm_cases KERNEL: every VM of one kernel, one after the other, each a
+# sub-runner: vm-K-pks (the shared boot), vm-K-CASE (a case's own boot),
+# vm-K-nopks.
 vm_cases() {
 	local k=$1 c next
-	tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}"
+	sub "vm-$k-pks" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}"
 	for c in "${own[@]}"; do
-		tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c"
+		sub "vm-$k-$c" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c"
 		# "# then-boot: NEXT": power off, boot the same VM (same NVDIMM
 		# backing file) again and run NEXT.
 		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
-		[ -n "$next" ] && tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next"
+		[ -n "$next" ] && sub "vm-$k-$next" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next"
 	done
-	tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
+	[ ${#nopks[@]} -gt 0 ] &&
+		sub "vm-$k-nopks" tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
+}
+
+# judge_vms KERNEL: each of vm_cases' VMs against what it had to print:
+# one result per case it was given, and its boot (run-vm.sh names them
+# vm-K-pks/ or vm-K-nopks/ by CPU), derived from the case files above.
+judge_vms() {
+	local k=$1 c next
+	judge "vm-$k-pks" "${shared[@]/#/vm-$k-pks/}" "vm-$k-pks/boot"
+	for c in "${own[@]}"; do
+		judge "vm-$k-$c" "vm-$k-pks/$c" "vm-$k-pks/boot"
+		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
+		[ -n "$next" ] && judge "vm-$k-$next" "vm-$k-pks/$next" "vm-$k-pks/boot"
+	done
+	[ ${#nopks[@]} -gt 0 ] &&
+		judge "vm-$k-nopks" "${nopks[@]/#/vm-$k-nopks/}" "vm-$k-nopks/boot"
+	return 0
 }
 
 # The kernels' VMs run side by side (VM_PARALLEL=0 runs them in turn): a
@@ -130,14 +277,14 @@ for k in $kernels; do
 done
 for k in $kernels; do
 	if [ "${VM_PARALLEL:-1}" = 0 ]; then
-		vm_cases "$k" > "$logs/vm-$k.verdict" 2>&1
+		vm_cases "$k"
 	else
-		vm_cases "$k" > "$logs/vm-$k.verdict" 2>&1 &
+		vm_cases "$k" &
 	fi
 done
 wait
 for k in $kernels; do
-	tally < "$logs/vm-$k.verdict"
+	judge_vms "$k"
 done
 
 echo "logs: $logs"

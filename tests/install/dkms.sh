@@ -14,7 +14,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 cache=${CACHE:-$top/.cache}
-kernels=${KERNELS:-6.1 6.12}
+kernels=${KERNELS-6.1 6.12}
 if ! command -v dkms > /dev/null; then
 	echo "SKIP dkms/all: dkms is not installed (scripts/install-deps.sh installs it)"
 	exit 0

@@ -4,6 +4,7 @@
  * and the shape of the JSON it prints.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
@@ -387,4 +388,48 @@ Test(cli, help_names_a_command)
 	RUN(&res, NO_DEVICE, "help", "bogus");
 	cr_expect_eq(res.status, 2);
 	cr_expect(strstr(res.err, "unknown command 'bogus'"), "%s", res.err);
+}
+
+/*
+ * Output that cannot be written is a failure: stdout on /dev/full (every
+ * write fails with ENOSPC) gives exit 1 and one message naming the
+ * command, for the JSON and text of each command that prints, for help
+ * and --list-cmds, and for argp's --help; a failure already decided
+ * keeps its code.
+ */
+Test(cli, write_error_fails)
+{
+	static const char *const cmds[][4] = {
+		{ "list", "--json" }, { "version" }, { "version", "-j" },
+		{ "help" }, { "help", "-j" }, { "help", "enable" },
+		{ "info", "--json" }, { "info" }, { "test", "-L" },
+		{ "test", "-L", "-j" }, { "disable", "--all", "--json" },
+		{ "enable", "--help" }, { "metrics" },
+	};
+	char want[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run_pkstool_to(&res, NO_DEVICE, "/dev/full", cmds[i]);
+		snprintf(want, sizeof(want), "pkstool: %s: write error: %s\n",
+			 cmds[i][0], strerror(ENOSPC));
+		cr_expect_eq(res.status, 1, "%s %s: exit %d", cmds[i][0],
+			     cmds[i][1] ? cmds[i][1] : "", res.status);
+		cr_expect(strstr(res.err, want), "%s %s: %s", cmds[i][0],
+			  cmds[i][1] ? cmds[i][1] : "", res.err);
+	}
+	run_pkstool_to(&res, NO_DEVICE, "/dev/full",
+		       (const char *const[]){ "--list-cmds", NULL });
+	cr_expect_eq(res.status, 1);
+	cr_expect(strstr(res.err, "pkstool: write error: "), "%s", res.err);
+	/* Usage stays usage; nothing printed on stdout, nothing to lose. */
+	run_pkstool_to(&res, NO_DEVICE, "/dev/full",
+		       (const char *const[]){ "list", "--bogus", NULL });
+	cr_expect_eq(res.status, 2);
+	cr_expect_not(strstr(res.err, "write error"), "%s", res.err);
+	/* The control: the same commands to a file that takes the output. */
+	run_pkstool_to(&res, NO_DEVICE, "/dev/null",
+		       (const char *const[]){ "version", "-j", NULL });
+	cr_expect_eq(res.status, 0, "%s", res.err);
+	cr_expect_str_empty(res.err);
 }

@@ -6,6 +6,7 @@
  * and the driver: the persist VM case.)
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,21 +71,41 @@ Test(persist, disable_takes_persist_not_from_config)
 	cr_expect(strstr(res.err, "name a namespace to disable"), "%s", res.err);
 }
 
+/* The record file must not exist after @what, whatever it printed. */
+static void expect_no_record(const char *what)
+{
+	struct stat st = { 0 };
+
+	cr_expect(stat(conf, &st) && errno == ENOENT,
+		  "%s wrote %s (%lld bytes)", what, conf,
+		  (long long)st.st_size);
+}
+
 /*
- * No driver: enable exits 77 before any record is touched; disable has
- * nothing protected to end (exit 0) and forgets what it was asked to.
+ * No driver: enable exits 77 before any record is touched (not even its
+ * directory is made); disable has nothing protected to end (exit 0) and
+ * nothing to forget, so it writes no record, though it may make the
+ * directory it locks. Each is checked as it returns, before the cleanup
+ * removes anything, and the directory must be empty.
  */
 Test(persist, no_driver_writes_nothing)
 {
 	char etc[sizeof(dir) + 8];
+	struct stat st;
 
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
 	RUN(&res, "enable", "--persist", "dax0.0");
 	cr_expect_eq(res.status, 77, "%s", res.err);
+	expect_no_record("enable --persist");
+	cr_expect(stat(etc, &st), "enable --persist made %s", etc);
 	RUN(&res, "enable", "--from-config");
 	cr_expect_eq(res.status, 77, "%s", res.err);
+	expect_no_record("enable --from-config");
 	RUN(&res, "disable", "--persist", "--all");
 	cr_expect_eq(res.status, 0, "%s", res.err);
-	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	expect_no_record("disable --persist --all");
+	cr_expect(!rmdir(etc) || errno == ENOENT, "%s: %s", etc, strerror(errno));
+	/* Only after a failure is there anything left to clean. */
 	unlink(conf);
 	rmdir(etc);
 }

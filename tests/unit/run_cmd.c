@@ -19,17 +19,18 @@ static void slurp(FILE *f, char *buf, size_t len)
 	fclose(f);
 }
 
-void run_pkstool(struct cmd_result *res, const char *device,
-		 const char *const argv[])
+void run_pkstool_to(struct cmd_result *res, const char *device,
+		    const char *out_path, const char *const argv[])
 {
 	const char *prog = getenv("PKSTOOL");
-	FILE *out = tmpfile(), *err = tmpfile();
+	FILE *out = out_path ? fopen(out_path, "w") : tmpfile();
+	FILE *err = tmpfile();
 	const char *args[32] = { "pkstool" };
 	pid_t pid;
 	int i, status;
 
 	cr_assert(prog, "set PKSTOOL to the pkstool binary");
-	cr_assert(out && err);
+	cr_assert(out && err, "%s", out_path ? out_path : "tmpfile");
 	for (i = 0; argv[i] && i < 30; i++)
 		args[i + 1] = argv[i];
 	pid = fork();
@@ -44,6 +45,17 @@ void run_pkstool(struct cmd_result *res, const char *device,
 	cr_assert(waitpid(pid, &status, 0) == pid);
 	res->status = WIFEXITED(status) ? WEXITSTATUS(status) :
 					  128 + WTERMSIG(status);
-	slurp(out, res->out, sizeof(res->out));
+	if (out_path) {
+		fclose(out);
+		res->out[0] = '\0';
+	} else {
+		slurp(out, res->out, sizeof(res->out));
+	}
 	slurp(err, res->err, sizeof(res->err));
+}
+
+void run_pkstool(struct cmd_result *res, const char *device,
+		 const char *const argv[])
+{
+	run_pkstool_to(res, device, NULL, argv);
 }

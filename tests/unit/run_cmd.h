@@ -17,5 +17,8 @@ struct cmd_result {
 /* Run $PKSTOOL (build/pkstool) with @argv, PKS_DEVICE set to @device. */
 void run_pkstool(struct cmd_result *res, const char *device,
 		 const char *const argv[]);
+/* The same with stdout opened on @out_path (res->out stays empty). */
+void run_pkstool_to(struct cmd_result *res, const char *device,
+		    const char *out_path, const char *const argv[]);
 
 #endif

@@ -32,26 +32,29 @@ expect_rc() {
 }
 
 # expect_tests_pass [--skip-ok NAME,...] ARG...: pkstool test --json ARG...
-# exits 0 and every case it ran passed; pkstool exits 0 on a skip too, so
-# a skip fails here unless a NAME allows it (a case that needs two CPUs
-# while one is offline).
+# ran something, every case it ran passed or was skipped where a NAME
+# allows it (a case that needs two CPUs while one is offline), and its
+# exit code says which: 0 when one passed, 77 when every case skipped.
 expect_tests_pass() {
-	local allow= json rc bad
+	local allow= json rc bad want=77
 	if [ "$1" = --skip-ok ]; then
 		allow=$2
 		shift 2
 	fi
 	json=$(pkstool test --json "$@")
 	rc=$?
-	[ $rc = 0 ] || fail "'pkstool test $*' exited $rc: $json"
+	[ -n "$(echo "$json" | jq '.[]' 2>/dev/null)" ] ||
+		fail "'pkstool test $*' ran nothing (exit $rc): $json"
 	bad=$(echo "$json" | jq -r --arg allow "$allow" \
 		'.[] | select(.result != "pass" and
 			      (.result != "skip" or
 			       (.test | IN($allow | split(",")[]) | not))) |
 		 "\(.test): \(.result) \(.message // "")"')
-	[ -n "$(echo "$json" | jq '.[]')" ] || fail "'pkstool test $*' ran nothing"
-	[ -z "$bad" ] || fail "'pkstool test $*': $bad"
-	echo "ok: 'pkstool test $*': $(echo "$json" | jq -r '[.[] | "\(.test) \(.result)"] | join(", ")')"
+	[ -z "$bad" ] || fail "'pkstool test $*' (exit $rc): $bad"
+	[ "$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" -gt 0 ] &&
+		want=0
+	[ $rc = $want ] || fail "'pkstool test $*' exited $rc, expected $want: $json"
+	echo "ok: 'pkstool test $*' exited $rc: $(echo "$json" | jq -r '[.[] | "\(.test) \(.result)"] | join(", ")')"
 }
 
 # STRAY_VALUE: what pks-ioctl stray writes unless told otherwise
@@ -159,7 +162,13 @@ sysfs_hex() {
 	printf '%#x' "$(cat "$1")"
 }
 
-PK_WARN='WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+'
+# PK_WARN: the stock kernel's WARN on the first kernel-mode protection-key
+# fault of a boot, exactly as this kernel series prints it
+# (tests/vm/first-fault-warn; run-vm.sh allows it once per boot). For a
+# series it does not know, a pattern that matches nothing.
+PK_WARN=$(awk -v s="$(uname -r | cut -d. -f1,2)" \
+	'$1 == s { sub(/^[^ ]+ /, ""); print; exit }' /tests/first-fault-warn)
+PK_WARN=${PK_WARN:-'^no first-fault WARN is known for this kernel$'}
 
 # last_seq: the newest sequence number of the driver's log so far (a
 # fault or a protection event), or 0

@@ -102,6 +102,7 @@ cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
 
 cp "$here/init" "$stage/init"
 cp "$here/lib.sh" "$stage/tests/lib.sh"
+cp "$here/first-fault-warn" "$stage/tests/first-fault-warn"
 cp "$here"/cases/*.sh "$stage/tests/"
 cp "$here/../../completion/pkstool" "$stage/tests/pkstool.completion"
 chmod +x "$stage/init"

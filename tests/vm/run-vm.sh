@@ -7,8 +7,11 @@
 # "# vm-shape:" header names, below), run the CASEs (tests/vm/cases),
 # and judge each: its exit code, plus every kernel report in its window of
 # the kernel log against the case's "# expect-kmsg:" and "# require-kmsg:"
-# lines. Prints one "PASS|FAIL|SKIP <name>" line per case, plus one for
-# the kernel log outside the cases, and keeps the console log in OUTDIR.
+# lines. The window must have its begin and end marker, else the case
+# fails; the stock first-fault WARN (tests/vm/first-fault-warn) is the one
+# report no case names, allowed once per boot. Prints one
+# "PASS|FAIL|SKIP <name>" line per case, plus one for the kernel log
+# outside the cases, and keeps the console log in OUTDIR.
 # PKSTEST_ENV="NAME=VALUE,..." sets variables for the cases (their sizes,
 # as make stress does).
 set -uo pipefail
@@ -175,13 +178,35 @@ sed -n '/^@@@ KMSG-ALL$/,/^@@@ DONE$/p' "$results" > "$kmsg"
 # Kernel reports that fail a run unless the case expects them.
 bad='(BUG|WARNING|KASAN|UBSAN|kernel BUG)[: ]|Oops|general protection fault|Kernel panic|[Uu]nable to handle|scheduling while atomic|sleeping function called|blocked for more than|rcu.*(stall|detected)|list_(add|del) corruption|refcount_t: |pks: unloading with .* still counted'
 
+# The stock first-fault WARN (tests/vm/first-fault-warn): the only kernel
+# report a case may print without saying so, this exact line of this
+# kernel series, once per boot. Per-case "# expect-kmsg:" lines must not
+# allow it again.
+first_warn=$(awk -v s="$series" '$1 == s { sub(/^[^ ]+ /, ""); print; exit }' \
+	"$here/first-fault-warn")
+
 # case_window CASE: its part of the kernel log
 case_window() {
 	sed -n "/;PKSTEST-BEGIN $1\$/,/;PKSTEST-END $1\$/p" "$kmsg"
 }
 
+# window_markers CASE: "" when the kernel log holds exactly one begin and
+# one end marker of CASE, in that order; else what is wrong. Without both
+# the window would be empty or run to the end of the log (a missing end,
+# a log reader that died): never a clean window.
+window_markers() {
+	local b e
+	b=$(grep -n ";PKSTEST-BEGIN $1\$" "$kmsg" | cut -d: -f1)
+	e=$(grep -n ";PKSTEST-END $1\$" "$kmsg" | cut -d: -f1)
+	if [ "$(echo "$b" | grep -c .)" != 1 ] || [ "$(echo "$e" | grep -c .)" != 1 ]; then
+		echo "$(echo "$b" | grep -c .) begin and $(echo "$e" | grep -c .) end markers"
+	elif [ "$b" -ge "$e" ]; then
+		echo "its end marker comes before its begin marker"
+	fi
+}
+
 judge() {
-	local c=$1 file=$here/cases/$1.sh rc win line pat ok
+	local c=$1 file=$here/cases/$1.sh rc win line pat ok why
 	rc=$(sed -n "s/^@@@ RESULT $c \([0-9]*\)$/\1/p" "$results")
 	win=$(case_window "$c")
 	sed -n "/^@@@ OUTPUT $c\$/,/^@@@ RESULT $c /p" "$results" \
@@ -191,8 +216,19 @@ judge() {
 		echo "FAIL $tag/$c: no result (VM crashed or timed out; see $out/console.log)"
 		return
 	fi
+	if grep -q '^# expect-kmsg: .*mm/fault' "$file"; then
+		echo "FAIL $tag/$c: an expect-kmsg line allows a page-fault WARN: only the first-fault WARN is allowed, by tests/vm/first-fault-warn"
+		return
+	fi
+	why=$(window_markers "$c")
+	if [ -n "$why" ]; then
+		echo "FAIL $tag/$c: no kernel log window: $why (the VM's log reader died, or its log was cut; see $out/kmsg.log)"
+		return
+	fi
 	while IFS= read -r line; do
 		ok=
+		[ -n "$first_warn" ] && grep -Eq -- "^($first_warn)" <<< "${line#*;}" &&
+			continue
 		while IFS= read -r pat; do
 			[ -n "$pat" ] && grep -Eq -- "$pat" <<< "$line" && ok=1
 		done < <(sed -n 's/^# expect-kmsg: //p' "$file")
@@ -233,13 +269,20 @@ for c in "${cases[@]}"; do
 	judge "$c"
 done
 
-# Reports outside every case window fail the boot itself.
+# Reports outside every case window fail the boot itself, and so does
+# the first-fault WARN printed twice (WARN_ON_ONCE cannot: something else
+# printed that line).
 outside=$(awk '/;PKSTEST-BEGIN /{inside=1} !inside{print} /;PKSTEST-END /{inside=0}' "$kmsg" |
 	  grep -E -- "$bad")
+warns=0
+[ -n "$first_warn" ] &&
+	warns=$(sed 's/^[^;]*;//' "$kmsg" | grep -cE -- "^($first_warn)")
 if ! grep -q '^@@@ DONE' "$results"; then
 	echo "FAIL $tag/boot: the VM did not finish (see $out/console.log)"
 elif [ -n "$outside" ]; then
 	echo "FAIL $tag/boot: kernel report outside the cases: ${outside#*;}"
+elif [ "$warns" -gt 1 ]; then
+	echo "FAIL $tag/boot: the first-fault WARN $warns times in one boot"
 else
 	echo "PASS $tag/boot"
 fi

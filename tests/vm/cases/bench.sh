@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 # suite: bench
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # pks: the benchmark (make bench, not make check), each comparison side by
 # side in one boot. Guard windows against page-table changes with a TLB
 # flush on every CPU; task windows, which may sleep, against guard windows

@@ -9,7 +9,6 @@
 # both modules unload with nothing outstanding. Control: each racer must
 # have made progress (protections taken, copies made, hotplug and teardown
 # rounds done), and the final check must see a protection left on purpose.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: unloading with nothing outstanding
 . /tests/lib.sh
 

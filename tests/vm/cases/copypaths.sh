@@ -31,7 +31,6 @@
 # zc-dax", colons) runs some of the paths, in the order given, and
 # FUSE_STEPS=read or write one direction of the FUSE paths (the first
 # oops ends a boot's FUSE tests).
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: dax0\.0: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+
 # require-kmsg: pks: pmem[0-9.]+: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+
 . /tests/lib.sh

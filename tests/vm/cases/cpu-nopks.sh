@@ -10,7 +10,6 @@
 # other CPUs are still refused. The control: once the driver is unloaded
 # the same CPU comes online, so the refusal was the driver's. pkstool run
 # on that CPU says it has no PKS.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: this CPU has no PKS \(CPUID.*\); not loading
 # require-kmsg: pks: cpu2 has no PKS: take it offline \(echo 0 > /sys/devices/system/cpu/cpu2/online\) before loading pks
 # require-kmsg: pks: cpu2 has no PKS: it cannot come online while pks is loaded

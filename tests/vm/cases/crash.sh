@@ -2,7 +2,6 @@
 # boot: own
 # pks: the crash case oopses its caller with a protection-keys page fault
 # and the driver survives it with no key leaked.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # expect-kmsg: BUG: unable to handle page fault for address
 # expect-kmsg: Oops: 0023 \[#1\]
 # require-kmsg: #PF: error_code\(0x0023\) - protection keys violation

@@ -10,7 +10,6 @@
 # different modes, gets its own key; a stray write into each is refused
 # and recorded against its own namespace, and the relaxed one lets a
 # plain stray through, reported.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 case ${PKSTEST_SHAPE:-} in

@@ -13,7 +13,6 @@
 # clean. Teardown releases protection first: ndctl disable-namespace of
 # the protected devdax namespace, then cxl disable-region under the
 # protected fsdax one, until nothing is held.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: stray write to dax[0-9.]+\+0x1000 \(key [0-9]+\): refused, seq [0-9]+
 # require-kmsg: pks: stray write to pmem[0-9.]+\+0x[0-9a-f]+ \(key [0-9]+\): refused, seq [0-9]+
 # require-kmsg: pks: dax[0-9.]+ is going away while protected: releasing it

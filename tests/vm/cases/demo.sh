@@ -2,7 +2,6 @@
 # pks: what 'make run' shows: the driver loads on an emulated PKS CPU,
 # every CPU is enabled, the built-in cases pass, a devdax namespace is
 # protected, and stray kernel writes to it are refused with data intact.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 echo "### kernel $(uname -r), $(nproc) CPUs"

@@ -4,7 +4,6 @@
 # a kernel report in the documented format; the data is unchanged;
 # pkstool monitor, started first, receives the fault; list counts them.
 # The control: with protection off the same stray write lands, unrecorded.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: stray read to dax0\.0\+0x1000 \(key [0-9]+\): refused, seq [0-9]+
 # require-kmsg: pks: stray write to dax0\.0\+0x2008 \(key [0-9]+\): refused, seq [0-9]+
 # require-kmsg: pks:   at [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+.* by pks-ioctl\[[0-9]+\] on cpu[0-9]+, address [0-9a-f]+

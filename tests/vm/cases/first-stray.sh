@@ -12,7 +12,6 @@
 # code borders an unmapped page. That nested fault changes CR2 before the
 # fault probe sees the stray. The case needs its own boot: only there is
 # its stray the first PK fault, the one that WARNs.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: Code: Unable to access opcode bytes at
 # require-kmsg: pks: stray write to dax0\.0\+0x3008 \(key [0-9]+\): refused, seq [0-9]+

@@ -7,7 +7,6 @@
 # while mounted. Stray kernel writes into file data and into the superblock are
 # refused and recorded and change nothing. The control, with protection
 # off, lets the same strays through and the corruption is detected.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: pmem[0-9.]+: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+
 . /tests/lib.sh
 

@@ -5,7 +5,6 @@
 # keys unenforced (the hotplug windows before its callbacks): the case
 # prints them.
 # require-kmsg: pks: cpu1: PKS enabled; [0-9]+ interrupts and softirqs ran there unenforced since its teardown
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 cpu1=/sys/devices/system/cpu/cpu1/online

@@ -2,7 +2,6 @@
 # pks: the data-integrity proof with libpmem2: with protection, 1000 stray
 # kernel writes are all refused and the pattern survives while user space
 # keeps writing; without it, the same writes corrupt the data.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 load_pks

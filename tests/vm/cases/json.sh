@@ -4,7 +4,6 @@
 # a followed record), printed for the host to check against its schema in
 # tests/schema (pkstool-json(7)); here, the shapes a script relies on:
 # always an array of objects, stream lines each one object.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 load_pks

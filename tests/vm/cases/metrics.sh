@@ -8,7 +8,6 @@
 # below. Control: the same metrics before protection say unprotected
 # with no faults.
 # host-check: tests/vm/check-metrics.py
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # expect-kmsg: pks: stray (read|write) to dax0\.0
 . /tests/lib.sh
 

@@ -5,7 +5,6 @@
 # puts them, and depmod ran, it says 'modprobe pks' (and 'modprobe
 # pks_test' for the tests), and kmod's modprobe loads them and takes
 # them out again.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 kver=$(uname -r)

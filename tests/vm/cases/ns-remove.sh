@@ -3,7 +3,6 @@
 # released first: no keyed entries or key left behind, and it comes back
 # unprotected and usable; enabling and disabling while the namespace is
 # disabled and enabled under it leaves nothing keyed.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: dax0.0 is going away while protected: releasing it
 . /tests/lib.sh
 

@@ -8,7 +8,6 @@
 # control), reopens its log on SIGHUP, and says when fault capture is
 # off, which also refuses protection; info names who keeps the module in
 # use.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 nobody() { su -s /bin/sh nobody -c "$*"; }

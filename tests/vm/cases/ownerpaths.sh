@@ -10,7 +10,6 @@
 #   dax-layer rule, and a clean xfs_repair.
 # Each runs unprotected first (the control: the same data, nothing
 # counted); protected, nothing may be recorded as a stray.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 load_pks

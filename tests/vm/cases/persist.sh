@@ -8,8 +8,8 @@
 # units run) protects them again, each in its recorded mode. A mode
 # changed by hand and a missing namespace are reported (exit 1) and left
 # alone. disable --persist removes the record. Control: with no records,
-# --from-config protects nothing.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
+# --from-config protects nothing. A namespace without a UUID (a shim reads
+# every UUID as null) is refused by enable --persist and left as it was.
 . /tests/lib.sh
 
 conf=/etc/pkstool/protect.conf
@@ -39,6 +39,31 @@ echo "$out" | grep -q ': 0 enabled, 0 already, 0 missing, 0 drifted, 0 refused' 
 	fail "--from-config without records: $out"
 protected_as "$DAX_NS" -
 expect_eq "persistent before" "$(ns_json "$DAX_NS" .persistent)" false
+
+# A namespace without a UUID cannot be recorded: enable --persist refuses
+# it before changing anything. pks-no-uuid.so makes every UUID libndctl
+# reports read as null (this VM cannot create such a namespace).
+nouuid() {
+	LD_PRELOAD=/bin/pks-no-uuid.so pkstool "$@"
+}
+expect_eq "uuid under the shim" "$(nouuid list --json | jq -r ".[] | select(.dev == \"$DAX_NS\") | .uuid")" null
+out=$(nouuid enable --persist dax0.0 2>&1)
+expect_eq "enable --persist without a UUID exit" "$?" 1
+echo "$out" | grep -q "^$DAX_NS: refused: $DAX_NS has no UUID to record it by" ||
+	fail "no refusal for a namespace without a UUID: $out"
+echo "$out" | grep -q ': 0 enabled, 0 already, 0 changed, 1 refused' ||
+	fail "summary without a UUID: $out"
+protected_as "$DAX_NS" -
+[ -e "$conf" ] && fail "a record file after a refusal: $(cat $conf)"
+# Protected already: refused, the mode left as it was.
+expect_rc 0 pkstool enable dax0.0
+out=$(nouuid enable --persist --mode=relaxed dax0.0 2>&1)
+expect_eq "enable --persist --mode without a UUID exit" "$?" 1
+protected_as "$DAX_NS" strict
+# No record can name it, so disable --persist has nothing to forget.
+expect_rc 0 nouuid disable --persist dax0.0
+protected_as "$DAX_NS" -
+[ -e "$conf" ] && fail "a record file after disable without a UUID: $(cat $conf)"
 
 expect_rc 0 pkstool enable --persist --mode=relaxed dax0.0
 grep -qx "\[protect $dax_uuid\]" "$conf" || fail "no [protect $dax_uuid] in $conf: $(cat $conf)"

@@ -7,7 +7,6 @@
 # /lib/modules/KVER/updates/dkms and /etc/pkstool. Records dax0.0 relaxed
 # and the fsdax namespace strict, then powers off; reboot-2 boots the
 # same VM again (same NVDIMM backing file).
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 kver=$(uname -r)

@@ -5,7 +5,6 @@
 # same UUIDs, unprotected, and what pkstool-protect.service runs at boot
 # (modprobe pks, then pkstool enable --from-config) protects each again
 # in its recorded mode.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 kver=$(uname -r)

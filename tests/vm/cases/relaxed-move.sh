@@ -6,7 +6,6 @@
 # default PKRS. (Before, the second fault inside the single-step oopsed and
 # left the first key open on that CPU for good.) The control: unprotected,
 # the same strays land on every CPU.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: stray write to dax[0-9.]+\+0x4008 \(key [0-9]+\): allowed once \(relaxed\)
 . /tests/lib.sh
 

@@ -2,7 +2,6 @@
 # pks: in relaxed mode a plain stray write is reported and then completes
 # once, every time (the key closes again after each); the kernel keeps
 # running; the mode changes on a protected namespace.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: stray write to dax0\.0\+0x3000 \(key [0-9]+\): allowed once \(relaxed\)
 . /tests/lib.sh
 

@@ -6,7 +6,6 @@
 # must end with the driver finding nothing outstanding, the namespace
 # usable again and no key held. Each round also proves the protection was
 # live before the unload: the stray is refused and the monitor reports it.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: unloading with nothing outstanding
 . /tests/lib.sh
 

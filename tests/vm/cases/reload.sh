@@ -3,7 +3,6 @@
 # every CPU at its default again. At unload the driver finds none of its
 # own counted objects left (ranges, keyed entries, keys, task and grant
 # states, sessions, probes).
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: PKS disabled
 # require-kmsg: pks: unloading with nothing outstanding
 . /tests/lib.sh

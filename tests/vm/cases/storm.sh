@@ -3,7 +3,6 @@
 # 10,000 sequence numbers, the ring keeps the newest 256 and says how many
 # were dropped, the kernel log stays rate-limited, and the machine stays
 # responsive. The control: unprotected, none of the same strays is refused.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 load_pks

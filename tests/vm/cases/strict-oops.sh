@@ -3,7 +3,6 @@
 # pks: in strict mode a plain stray write oopses the writing task, the
 # record says so, and the data is untouched. The control: with protection
 # off the same write lands without an oops.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # expect-kmsg: BUG: unable to handle page fault for address
 # expect-kmsg: Oops: 0023 \[#1\]
 # require-kmsg: #PF: error_code\(0x0023\) - protection keys violation

@@ -8,7 +8,6 @@
 # task thaws (its line comes before "Restarting tasks" in the kernel log);
 # afterwards every CPU holds the default PKRS and a stray write from each
 # CPU is refused.
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: cpu0: PKRS was 0x0 after resume: restored 0x55555554
 . /tests/lib.sh
 

@@ -14,7 +14,6 @@
 #   forgets the old nd bus, watches the new one (a disabled namespace's
 #   protection is released), and unloads cleanly.
 # boot: own
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks: libnvdimm unloaded: its bus nd is no longer watched
 # require-kmsg: pks: pmem[0-9.]+ is going away while protected: releasing it
 . /tests/lib.sh

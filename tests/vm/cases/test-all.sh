@@ -1,9 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: with a devdax namespace, every built-in case passes: 'all', then
 # 'all-keys', in text and JSON; the PKRS write counters move.
-# The first kernel-mode protection-key fault of a boot trips a
-# WARN_ON_ONCE in the stock page-fault code:
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 # require-kmsg: pks_test: test single-key: pass
 # require-kmsg: pks_test: test all-keys: pass
 . /tests/lib.sh

@@ -5,7 +5,6 @@
 # everything skips), check_defaults, single, context_switch, exception,
 # exception_update and run_all; none fails. The control: with pks_test
 # unloaded the same program prints no [OK].
-# expect-kmsg: WARNING: CPU: [0-9]+ PID: [0-9]+ at arch/x86/mm/fault\.c:[0-9]+
 . /tests/lib.sh
 
 [ -x /bin/test_pks ] || skip "test_pks was not built: ../shared/upstream/test_pks.c is absent"
