@@ -255,10 +255,14 @@ vm_cases() {
 # one result per case it was given, and its boot (run-vm.sh names them
 # vm-K-pks/ or vm-K-nopks/ by CPU), derived from the case files above.
 judge_vms() {
-	local k=$1 c next
+	local k=$1 c next tag
 	judge "vm-$k-pks" "${shared[@]/#/vm-$k-pks/}" "vm-$k-pks/boot"
 	for c in "${own[@]}"; do
-		judge "vm-$k-$c" "vm-$k-pks/$c" "vm-$k-pks/boot"
+		# run-vm.sh names a machine of another shape vm-K-pks-SHAPE.
+		tag=vm-$k-pks
+		shape=$(sed -n 's/^# vm-shape: //p' "tests/vm/cases/$c.sh")
+		[ "${shape:-nfit}" = nfit ] || tag=$tag-$shape
+		judge "vm-$k-$c" "$tag/$c" "$tag/boot"
 		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
 		[ -n "$next" ] && judge "vm-$k-$next" "vm-$k-pks/$next" "vm-$k-pks/boot"
 	done
