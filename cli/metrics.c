@@ -75,6 +75,14 @@ static void family(FILE *out, const char *name, const char *type,
 		name, type);
 }
 
+/* A family of one series without labels. */
+static void scalar(FILE *out, const char *name, const char *type,
+		   const char *help, uint64_t value)
+{
+	family(out, name, type, help);
+	fprintf(out, "pkstool_%s %" PRIu64 "\n", name, value);
+}
+
 static void ns_labels(FILE *out, struct pks_ns *ns)
 {
 	fputs("{namespace=\"", out);
@@ -150,9 +158,9 @@ static void write_namespaces(FILE *out, struct pks_ctx *ctx, bool loaded)
 			fprintf(out, ",outcome=\"%s\"} %" PRIu64 "\n", name, n);
 		}
 	}
-	family(out, "faults_dropped_total", "counter",
-	       "Fault records the ring no longer holds (overwritten by newer ones).");
-	fprintf(out, "pkstool_faults_dropped_total %" PRIu64 "\n", dropped);
+	scalar(out, "faults_dropped_total", "counter",
+	       "Fault records the ring no longer holds (overwritten by newer ones).",
+	       dropped);
 }
 
 /*
@@ -176,10 +184,9 @@ static void write_grants(FILE *out, struct pks_ctx *ctx)
 	struct pks_rule *rule;
 	size_t i;
 
-	family(out, "boundary_hooks", "gauge",
-	       "Interrupt entry and exit hooks in place.");
-	fprintf(out, "pkstool_boundary_hooks %u\n",
-		pks_get_boundary_hooks(ctx));
+	scalar(out, "boundary_hooks", "gauge",
+	       "Interrupt entry and exit hooks in place.",
+	       pks_get_boundary_hooks(ctx));
 	if (!pks_grants_have_counts(ctx))
 		return;
 	family(out, "grants_total", "counter",
@@ -192,24 +199,21 @@ static void write_grants(FILE *out, struct pks_ctx *ctx)
 				contexts[i].name, contexts[i].get(rule));
 		}
 	}
-	family(out, "tasks_granted", "gauge", "Tasks holding a grant.");
-	fprintf(out, "pkstool_tasks_granted %u\n", pks_get_tasks_granted(ctx));
-	family(out, "fault_probe_hits_total", "counter",
-	       "Kernel protection-key faults the driver's fault probe saw.");
-	fprintf(out, "pkstool_fault_probe_hits_total %" PRIu64 "\n",
-		pks_get_fault_probe_hits(ctx));
-	family(out, "grant_refills_total", "counter",
-	       "Faults that gave a window its rights back after an interrupt boundary reset them.");
-	fprintf(out, "pkstool_grant_refills_total %" PRIu64 "\n",
-		pks_get_refills(ctx));
-	family(out, "spurious_faults_total", "counter",
-	       "Faults on an entry the key already allowed (a stale TLB entry), flushed and retried.");
-	fprintf(out, "pkstool_spurious_faults_total %" PRIu64 "\n",
-		pks_get_spurious(ctx));
-	family(out, "boundary_pkrs_writes_total", "counter",
-	       "PKRS writes made at interrupt entry and exit.");
-	fprintf(out, "pkstool_boundary_pkrs_writes_total %" PRIu64 "\n",
-		pks_get_boundary_writes(ctx));
+	scalar(out, "tasks_granted", "gauge",
+	       "Tasks holding a grant.",
+	       pks_get_tasks_granted(ctx));
+	scalar(out, "fault_probe_hits_total", "counter",
+	       "Kernel protection-key faults the driver's fault probe saw.",
+	       pks_get_fault_probe_hits(ctx));
+	scalar(out, "grant_refills_total", "counter",
+	       "Faults that gave a window its rights back after an interrupt boundary reset them.",
+	       pks_get_refills(ctx));
+	scalar(out, "spurious_faults_total", "counter",
+	       "Faults on an entry the key already allowed (a stale TLB entry), flushed and retried.",
+	       pks_get_spurious(ctx));
+	scalar(out, "boundary_pkrs_writes_total", "counter",
+	       "PKRS writes made at interrupt entry and exit.",
+	       pks_get_boundary_writes(ctx));
 }
 
 /*
@@ -246,14 +250,12 @@ static void write_driver(FILE *out, struct pks_ctx *ctx)
 	struct pks_key *key;
 	unsigned int keys = 0;
 
-	family(out, "fault_capture_active", "gauge",
-	       "Whether the driver's fault probes are placed (faults are recorded).");
-	fprintf(out, "pkstool_fault_capture_active %d\n",
-		pks_fault_log_active(ctx));
-	family(out, "activity_shown", "gauge",
-	       "Whether the driver showed PKRS and grant counters (CAP_SYS_ADMIN); without it their series are left out.");
-	fprintf(out, "pkstool_activity_shown %d\n",
-		pks_grants_have_counts(ctx));
+	scalar(out, "fault_capture_active", "gauge",
+	       "Whether the driver's fault probes are placed (faults are recorded).",
+	       pks_fault_log_active(ctx));
+	scalar(out, "activity_shown", "gauge",
+	       "Whether the driver showed PKRS and grant counters (CAP_SYS_ADMIN); without it their series are left out.",
+	       pks_grants_have_counts(ctx));
 	family(out, "keys_allocated", "gauge", "Protection keys in use.");
 	pks_key_foreach(ctx, key)
 		keys += pks_key_is_allocated(key);
@@ -320,11 +322,12 @@ int cmd_metrics(int argc, char **argv, struct pks_ctx *ctx)
 		p_err(&opts.common, "metrics: %s", strerror(errno));
 		return PKSTOOL_FAILED;
 	}
-	family(out, "cpu_pks_supported", "gauge",
-	       "Whether the CPU has PKS (CPUID.7.0:ECX bit 31).");
-	fprintf(out, "pkstool_cpu_pks_supported %d\n", pks_cpu_has_pks());
-	family(out, "driver_loaded", "gauge", "Whether /dev/pks answers.");
-	fprintf(out, "pkstool_driver_loaded %d\n", loaded);
+	scalar(out, "cpu_pks_supported", "gauge",
+	       "Whether the CPU has PKS (CPUID.7.0:ECX bit 31).",
+	       pks_cpu_has_pks());
+	scalar(out, "driver_loaded", "gauge",
+	       "Whether /dev/pks answers.",
+	       loaded);
 	if (loaded)
 		write_driver(out, ctx);
 	write_namespaces(out, ctx, loaded);
