@@ -1325,11 +1325,6 @@ int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 	return rc;
 }
 
-int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode)
-{
-	return pks_ns_set_protection_mode(ns, mode);
-}
-
 int pks_ns_set_protection_mode(struct pks_ns *ns, enum pks_mode mode)
 {
 	struct pks_set_mode set = {
@@ -1455,27 +1450,6 @@ int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms)
 	if (rc < 0)
 		return -errno;
 	return rc;	/* 1: a record is waiting, 0: timed out */
-}
-
-/* The first fault record at @f or after it: events are not faults. */
-static const struct pks_fault *pks_fault_skip_events(struct pks_ctx *ctx,
-						     const struct pks_fault *f)
-{
-	for (; f < ctx->faults + ctx->nr_faults; f++)
-		if (f->event == PKS_EVENT_FAULT)
-			return f;
-	return NULL;
-}
-
-const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx)
-{
-	return ctx->nr_faults ? pks_fault_skip_events(ctx, ctx->faults) : NULL;
-}
-
-const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
-					   const struct pks_fault *f)
-{
-	return pks_fault_skip_events(ctx, f + 1);
 }
 
 struct pks_record *pks_record_get_first(struct pks_ctx *ctx)

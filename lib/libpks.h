@@ -237,7 +237,7 @@ const char *pks_ns_get_name(struct pks_ns *ns);
 const char *pks_ns_get_mode(struct pks_ns *ns);
 const char *pks_ns_get_region(struct pks_ns *ns);	/* "region0" */
 /*
- * What backs it (LIBPKS_5): its region's nvdimm bus provider ("ACPI.NFIT"
+ * What backs it: its region's nvdimm bus provider ("ACPI.NFIT"
  * for an NVDIMM, "CXL" for a CXL region), NULL if unknown; for CXL, the
  * CXL region as 'cxl list -R' names it (NULL when not CXL or not found)
  * and its memdevs in interleave order, the i-th or NULL past the last.
@@ -289,8 +289,6 @@ int pks_ns_set_protection_mode(struct pks_ns *ns, enum pks_mode mode);
  * the namespace's ndctl mode (devdax, fsdax, ...).
  */
 int pks_ns_get_protection_mode(struct pks_ns *ns);
-/* Deprecated (LIBPKS_1): pks_ns_set_protection_mode() under its old name. */
-int pks_ns_set_mode(struct pks_ns *ns, enum pks_mode mode);
 uint64_t pks_ns_get_faults(struct pks_ns *ns);
 const char *pks_mode_name(int mode);			/* NULL when unknown */
 int pks_mode_lookup(const char *name);			/* or -EINVAL */
@@ -328,18 +326,6 @@ uint64_t pks_faults_get_next_seq(struct pks_ctx *ctx);
  */
 uint64_t pks_faults_get_instance(struct pks_ctx *ctx);
 int pks_faults_wait(struct pks_ctx *ctx, int timeout_ms);
-/*
- * The fault records read, as the driver's own struct (LIBPKS_1): a program
- * that uses these depends on the uapi layout. They skip the log's
- * protection events, so that such a program sees faults only, as it did
- * before the driver logged them. New code uses struct pks_record.
- */
-const struct pks_fault *pks_fault_get_first(struct pks_ctx *ctx);
-const struct pks_fault *pks_fault_get_next(struct pks_ctx *ctx,
-					   const struct pks_fault *f);
-#define pks_fault_foreach(ctx, f)					\
-	for (f = pks_fault_get_first(ctx); f; f = pks_fault_get_next(ctx, f))
-const char *pks_fault_outcome_name(uint32_t outcome);
 
 /**
  * struct pks_record - one fault record read by pks_faults_refresh()
@@ -368,6 +354,8 @@ bool pks_record_is_write(struct pks_record *rec);
 bool pks_record_in_namespace(struct pks_record *rec);
 /* refused, oops, allowed, callback (or unknown). */
 const char *pks_record_get_outcome(struct pks_record *rec);
+/* The name pks_record_get_outcome() gives enum pks_fault_outcome @outcome. */
+const char *pks_fault_outcome_name(uint32_t outcome);
 const char *pks_record_get_owner(struct pks_record *rec);
 const char *pks_record_get_comm(struct pks_record *rec);
 const char *pks_record_get_ip(struct pks_record *rec);

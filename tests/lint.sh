@@ -80,14 +80,30 @@ else
 fi
 
 # libpks.so exports exactly the functions libpks.h declares, each in
-# libpks(3), and each symbol in one node of libpks.sym.
+# libpks(3), all in the one version node of libpks.sym (LIBPKS_1: the
+# first release has one node), each listed there once.
 declared=$(sed -nE 's/^[a-z].*[ *](pks_[a-z0-9_]+)\(.*/\1/p' lib/libpks.h | sort -u)
 exported=$(nm -D --defined-only "$build/libpks.so.1" |
 	   sed -nE 's/.* T (pks_[a-z0-9_]+)(@.*)?$/\1/p' | sort -u)
 listed=$(grep -oE '^\s+pks_[a-z0-9_]+;' lib/libpks.sym | tr -d ' \t;' | sort)
+nodes=$(grep -oE '^[A-Za-z_][A-Za-z0-9_.]*[[:space:]]*\{' lib/libpks.sym |
+	tr -d ' \t{')
+# Every defined dynamic symbol but the node's own (ABS) name, with its version.
+versions=$(nm -D --defined-only "$build/libpks.so.1" |
+	   awk '$2 != "A" { print $3 }' | sed -nE 's/^[^@]+@@?//p' | sort -u)
+unversioned=$(nm -D --defined-only "$build/libpks.so.1" |
+	      awk '$2 != "A" && $3 !~ /@/ { print $3 }')
 problems=
+[ "$nodes" = LIBPKS_1 ] ||
+	problems="$problems nodes:[$(echo $nodes)]-want-LIBPKS_1"
+[ "$versions" = LIBPKS_1 ] ||
+	problems="$problems exported-versions:[$(echo $versions)]"
+[ -z "$unversioned" ] ||
+	problems="$problems unversioned:[$(echo $unversioned)]"
 d=$(diff <(echo "$declared") <(echo "$exported")) ||
 	problems="$problems header/export:[$(echo $d)]"
+d=$(diff <(echo "$listed" | uniq) <(echo "$exported")) ||
+	problems="$problems sym/export:[$(echo $d)]"
 [ -z "$(echo "$listed" | uniq -d)" ] ||
 	problems="$problems twice-in-sym:[$(echo "$listed" | uniq -d | tr '\n' ' ')]"
 for f in $exported; do
