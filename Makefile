@@ -72,7 +72,8 @@ FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null || \
 		     echo -I/usr/include/fuse3)
 FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
-LIB_SRC		:= lib/libpks.c
+LIB_SRC		:= $(wildcard lib/*.c)
+LIB_OBJ		:= $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC		:= $(wildcard cli/*.c)
 CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
@@ -99,9 +100,10 @@ $(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h
 # soname and version script: a symbol missing from libpks.sym fails the
 # link. Programs run from build/ find it through their RUNPATH; the
 # copies make install puts in place are linked again without one.
-$(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
+$(BUILD)/libpks.so.1: $(LIB_OBJ) lib/libpks.sym
 	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
-		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS) $(UUID_LIBS)
+		-Wl,--version-script=lib/libpks.sym -o $@ $(LIB_OBJ) \
+		$(NDCTL_LIBS) $(UUID_LIBS)
 
 LIBPKS		:= $(BUILD)/libpks.so.1
 LIBPKS_LINK	:= $(LIBPKS) -Wl,--enable-new-dtags -Wl,-rpath,$(BUILD)
@@ -307,14 +309,14 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
 			driver/include/uapi/linux/pks.h) - 1)
 
-$(BUILD)/other-abi/libpks.o: lib/libpks.c $(LIB_HDR) \
+$(BUILD)/other-abi/%.o: lib/%.c $(LIB_HDR) \
 		driver/include/uapi/linux/pks.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) -DLIBPKS_ABI_VERSION=$(OTHER_ABI) $(WARNINGS) \
 		$(CFLAGS) -c -o $@ $<
 
 $(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
-		$(BUILD)/other-abi/libpks.o
+		$(LIB_SRC:lib/%.c=$(BUILD)/other-abi/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS) $(UUID_LIBS) \
 		$(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
