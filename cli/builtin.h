@@ -75,9 +75,9 @@ void pkstool_catch_stop_signals(void);
 int pkstool_open_records(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			 const char *what, const char *ns_name,
 			 const char **chardev);
-bool pks_record_matches(struct pks_record *rec, const char *chardev);
-int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
-		       size_t len);
+bool util_record_matches(struct pks_record *rec, const char *chardev);
+int util_record_to_text(struct pks_record *rec, const char *kind, char *buf,
+			size_t len);
 void display_json_array(struct json_object *array);
 void display_json_line(FILE *out, struct json_object *obj);
 
@@ -85,24 +85,24 @@ void display_json_line(FILE *out, struct json_object *obj);
 const char *pkstool_module_hint(const char *module, char *buf, size_t len);
 
 /* json.c */
-struct json_object *pks_cpu_to_json(struct pks_cpu *cpu);
-struct json_object *pks_key_to_json(struct pks_key *key);
+struct json_object *util_cpu_to_json(struct pks_cpu *cpu);
+struct json_object *util_key_to_json(struct pks_key *key);
 /* @counts: pks_grants_have_counts(); else the counters are null. */
-struct json_object *pks_rule_to_json(struct pks_rule *rule, bool counts);
-struct json_object *pks_hex_to_json(uint32_t value);
+struct json_object *util_rule_to_json(struct pks_rule *rule, bool counts);
+struct json_object *util_hex_to_json(uint32_t value);
 /* A counter, or null where the driver did not show it (not root). */
-struct json_object *pks_count_to_json(bool shown, uint64_t value);
-struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human);
+struct json_object *util_count_to_json(bool shown, uint64_t value);
+struct json_object *util_ns_to_json(struct pks_ns *ns, bool human);
 /*
  * What backs @ns, into @jns (list): "provider", "cxl_region" (null unless
  * known) and "cxl_memdevs" (an array on CXL, else null).
  */
-void pks_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns);
-struct json_object *pks_record_to_json(struct pks_record *rec);
-struct json_object *pks_record_event_to_json(struct pks_record *rec,
-					     const char *event,
-					     uint64_t dropped);
-size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len);
-void pks_time_to_text(uint64_t ns, char *buf, size_t len);
+void util_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns);
+struct json_object *util_record_to_json(struct pks_record *rec);
+struct json_object *util_record_event_to_json(struct pks_record *rec,
+					      const char *event,
+					      uint64_t dropped);
+size_t util_size_to_human(uint64_t bytes, char *buf, size_t len);
+void util_time_to_text(uint64_t ns, char *buf, size_t len);
 
 #endif /* _PKSTOOL_BUILTIN_H_ */

@@ -168,7 +168,7 @@ int pkstool_open_records(struct pks_ctx *ctx, const struct pkstool_opts *opts,
  * Records of the dax device @chardev only, when it is not NULL. Protection
  * records name their namespace's device as faults in a namespace do.
  */
-bool pks_record_matches(struct pks_record *rec, const char *chardev)
+bool util_record_matches(struct pks_record *rec, const char *chardev)
 {
 	return !chardev || (pks_record_in_namespace(rec) &&
 			    !strcmp(pks_record_get_owner(rec), chardev));
@@ -178,12 +178,12 @@ bool pks_record_matches(struct pks_record *rec, const char *chardev)
  * One record on one line for people, starting with its time, then @kind
  * when it is not NULL (the monitor's "fault").
  */
-int pks_record_to_text(struct pks_record *rec, const char *kind, char *buf,
-		       size_t len)
+int util_record_to_text(struct pks_record *rec, const char *kind, char *buf,
+			size_t len)
 {
 	char when[48];
 
-	pks_time_to_text(pks_record_get_time_ns(rec), when, sizeof(when));
+	util_time_to_text(pks_record_get_time_ns(rec), when, sizeof(when));
 	if (!pks_record_is_fault(rec))
 		return snprintf(buf, len, "%s %s %" PRIu64 " %s key %u%s by %s[%u]",
 				when, pks_record_get_event(rec),

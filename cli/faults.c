@@ -76,14 +76,14 @@ static void faults_print(struct pks_ctx *ctx, const struct faults_opts *opts,
 	pks_record_foreach(ctx, rec) {
 		/* Protection records are the monitor's, not stray accesses. */
 		if (!pks_record_is_fault(rec) ||
-		    !pks_record_matches(rec, opts->chardev))
+		    !util_record_matches(rec, opts->chardev))
 			continue;
 		if (!opts->common.json) {
-			pks_record_to_text(rec, NULL, line, sizeof(line));
+			util_record_to_text(rec, NULL, line, sizeof(line));
 			printf("%s\n", line);
 			continue;
 		}
-		jf = pks_record_to_json(rec);
+		jf = util_record_to_json(rec);
 		if (opts->follow) {
 			display_json_line(stdout, jf);
 			json_object_put(jf);

@@ -34,20 +34,20 @@ static struct json_object *grants_to_json(struct pks_ctx *ctx)
 	json_object_object_add(jg, "armed",
 			       json_object_new_boolean(pks_grants_armed(ctx)));
 	json_object_object_add(jg, "counts", json_object_new_boolean(counts));
-	json_object_object_add(jg, "tasks_granted", pks_count_to_json(counts,
+	json_object_object_add(jg, "tasks_granted", util_count_to_json(counts,
 			       pks_get_tasks_granted(ctx)));
-	json_object_object_add(jg, "fault_probe_hits", pks_count_to_json(counts,
+	json_object_object_add(jg, "fault_probe_hits", util_count_to_json(counts,
 			       pks_get_fault_probe_hits(ctx)));
-	json_object_object_add(jg, "refills", pks_count_to_json(counts,
+	json_object_object_add(jg, "refills", util_count_to_json(counts,
 			       pks_get_refills(ctx)));
-	json_object_object_add(jg, "spurious", pks_count_to_json(counts,
+	json_object_object_add(jg, "spurious", util_count_to_json(counts,
 			       pks_get_spurious(ctx)));
-	json_object_object_add(jg, "boundary_writes", pks_count_to_json(counts,
+	json_object_object_add(jg, "boundary_writes", util_count_to_json(counts,
 			       pks_get_boundary_writes(ctx)));
 	json_object_object_add(jg, "boundary_hooks",
 			       json_object_new_int(pks_get_boundary_hooks(ctx)));
 	pks_rule_foreach(ctx, rule)
-		json_object_array_add(jrules, pks_rule_to_json(rule, counts));
+		json_object_array_add(jrules, util_rule_to_json(rule, counts));
 	json_object_object_add(jg, "rules", jrules);
 	return jg;
 }
@@ -102,7 +102,7 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 			       json_object_new_int(pks_get_abi_version(ctx)) :
 			       NULL);
 	json_object_object_add(jdrv, "default_pkrs", loaded ?
-			       pks_hex_to_json(pks_get_default_pkrs(ctx)) :
+			       util_hex_to_json(pks_get_default_pkrs(ctx)) :
 			       NULL);
 	json_object_object_add(jdrv, "fault_hook", json_object_new_boolean(
 			       loaded && pks_fault_hook_active(ctx)));
@@ -111,9 +111,9 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 	json_object_object_add(jinfo, "driver", jdrv);
 	if (loaded) {
 		pks_cpu_foreach(ctx, cpu)
-			json_object_array_add(jcpus, pks_cpu_to_json(cpu));
+			json_object_array_add(jcpus, util_cpu_to_json(cpu));
 		pks_key_foreach(ctx, key)
-			json_object_array_add(jkeys, pks_key_to_json(key));
+			json_object_array_add(jkeys, util_key_to_json(key));
 	}
 	json_object_object_add(jinfo, "cpus", jcpus);
 	json_object_object_add(jinfo, "keys", jkeys);

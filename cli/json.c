@@ -9,7 +9,7 @@
 
 #include "builtin.h"
 
-struct json_object *pks_hex_to_json(uint32_t value)
+struct json_object *util_hex_to_json(uint32_t value)
 {
 	char buf[16];
 
@@ -17,7 +17,7 @@ struct json_object *pks_hex_to_json(uint32_t value)
 	return json_object_new_string(buf);
 }
 
-struct json_object *pks_count_to_json(bool shown, uint64_t value)
+struct json_object *util_count_to_json(bool shown, uint64_t value)
 {
 	return shown ? json_object_new_uint64(value) : NULL;
 }
@@ -27,7 +27,7 @@ struct json_object *pks_count_to_json(bool shown, uint64_t value)
  * (live: a caller with CAP_SYS_ADMIN); the zeros it returns otherwise
  * are no values. pkrs is null for an offline CPU as well.
  */
-struct json_object *pks_cpu_to_json(struct pks_cpu *cpu)
+struct json_object *util_cpu_to_json(struct pks_cpu *cpu)
 {
 	struct json_object *jcpu = json_object_new_object();
 	bool online = pks_cpu_is_online(cpu);
@@ -42,19 +42,19 @@ struct json_object *pks_cpu_to_json(struct pks_cpu *cpu)
 			       json_object_new_boolean(pks_cpu_get_cr4_pks(cpu)));
 	json_object_object_add(jcpu, "live", json_object_new_boolean(live));
 	json_object_object_add(jcpu, "pkrs", online && live ?
-			       pks_hex_to_json(pks_cpu_get_pkrs(cpu)) : NULL);
+			       util_hex_to_json(pks_cpu_get_pkrs(cpu)) : NULL);
 	json_object_object_add(jcpu, "pkrs_cached", live ?
-			       pks_hex_to_json(pks_cpu_get_pkrs_cached(cpu)) :
+			       util_hex_to_json(pks_cpu_get_pkrs_cached(cpu)) :
 			       NULL);
-	json_object_object_add(jcpu, "pkrs_writes", pks_count_to_json(live,
+	json_object_object_add(jcpu, "pkrs_writes", util_count_to_json(live,
 			       pks_cpu_get_pkrs_writes(cpu)));
 	json_object_object_add(jcpu, "pkrs_writes_skipped",
-			       pks_count_to_json(live,
-						 pks_cpu_get_pkrs_skipped(cpu)));
+			       util_count_to_json(live,
+						  pks_cpu_get_pkrs_skipped(cpu)));
 	return jcpu;
 }
 
-struct json_object *pks_key_to_json(struct pks_key *key)
+struct json_object *util_key_to_json(struct pks_key *key)
 {
 	struct json_object *jkey = json_object_new_object();
 	const char *state = pks_key_is_reserved(key) ? "reserved" :
@@ -71,7 +71,7 @@ struct json_object *pks_key_to_json(struct pks_key *key)
 	return jkey;
 }
 
-struct json_object *pks_rule_to_json(struct pks_rule *rule, bool counts)
+struct json_object *util_rule_to_json(struct pks_rule *rule, bool counts)
 {
 	struct json_object *jrule = json_object_new_object();
 
@@ -79,13 +79,13 @@ struct json_object *pks_rule_to_json(struct pks_rule *rule, bool counts)
 		return NULL;
 	json_object_object_add(jrule, "name",
 			       json_object_new_string(pks_rule_get_name(rule)));
-	json_object_object_add(jrule, "task", pks_count_to_json(counts,
+	json_object_object_add(jrule, "task", util_count_to_json(counts,
 			       pks_rule_get_task(rule)));
-	json_object_object_add(jrule, "softirq", pks_count_to_json(counts,
+	json_object_object_add(jrule, "softirq", util_count_to_json(counts,
 			       pks_rule_get_softirq(rule)));
-	json_object_object_add(jrule, "hardirq", pks_count_to_json(counts,
+	json_object_object_add(jrule, "hardirq", util_count_to_json(counts,
 			       pks_rule_get_hardirq(rule)));
-	json_object_object_add(jrule, "stepped", pks_count_to_json(counts,
+	json_object_object_add(jrule, "stepped", util_count_to_json(counts,
 			       pks_rule_get_stepped(rule)));
 	return jrule;
 }
@@ -95,7 +95,7 @@ struct json_object *pks_rule_to_json(struct pks_rule *rule, bool counts)
  * (526.39 MB)"): each half in its own largest unit; small sizes stay
  * numbers of bytes.
  */
-size_t pks_size_to_human(uint64_t bytes, char *buf, size_t len)
+size_t util_size_to_human(uint64_t bytes, char *buf, size_t len)
 {
 	static const char units[] = "KMGTPE";
 	double bin = bytes, dec = bytes;
@@ -123,7 +123,7 @@ static int size_to_human(struct json_object *jobj, struct printbuf *pb,
 
 	(void)level;
 	(void)flags;
-	pks_size_to_human(bytes, text, sizeof(text));
+	util_size_to_human(bytes, text, sizeof(text));
 	/* Small sizes stay JSON numbers, as in ndctl. */
 	snprintf(buf, sizeof(buf), bytes < 5000 ? "%s" : "\"%s\"", text);
 	return printbuf_memappend(pb, buf, strlen(buf));
@@ -147,7 +147,7 @@ static struct json_object *addr_to_json(uint64_t addr)
 	return json_object_new_string(buf);
 }
 
-struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
+struct json_object *util_ns_to_json(struct pks_ns *ns, bool human)
 {
 	struct json_object *jns = json_object_new_object();
 	const char *chardev = pks_ns_get_chardev(ns);
@@ -184,7 +184,7 @@ struct json_object *pks_ns_to_json(struct pks_ns *ns, bool human)
 	return jns;
 }
 
-void pks_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns)
+void util_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns)
 {
 	const char *provider = pks_ns_get_provider(ns);
 	const char *cxl_region = pks_ns_get_cxl_region(ns), *memdev;
@@ -205,7 +205,7 @@ void pks_ns_backing_to_json(struct pks_ns *ns, struct json_object *jns)
 }
 
 /* A record's time as ISO 8601 UTC with microseconds, for JSON and text. */
-void pks_time_to_text(uint64_t ns, char *buf, size_t len)
+void util_time_to_text(uint64_t ns, char *buf, size_t len)
 {
 	time_t secs = ns / 1000000000;
 	struct tm tm;
@@ -221,7 +221,7 @@ static struct json_object *time_to_json(uint64_t ns)
 {
 	char buf[48];
 
-	pks_time_to_text(ns, buf, sizeof(buf));
+	util_time_to_text(ns, buf, sizeof(buf));
 	return json_object_new_string(buf);
 }
 
@@ -229,7 +229,7 @@ static struct json_object *time_to_json(uint64_t ns)
  * A fault record; with @rec NULL every key is there with null, for the
  * monitor's dropped events. The keys are the same either way.
  */
-struct json_object *pks_record_to_json(struct pks_record *rec)
+struct json_object *util_record_to_json(struct pks_record *rec)
 {
 	struct json_object *jf = json_object_new_object();
 	struct json_object *jstack = NULL;
@@ -285,15 +285,15 @@ struct json_object *pks_record_to_json(struct pks_record *rec)
  * "capture-off"). All carry every key, null where it does not apply, so
  * a consumer reads one shape.
  */
-struct json_object *pks_record_event_to_json(struct pks_record *rec,
-					     const char *event,
-					     uint64_t dropped)
+struct json_object *util_record_event_to_json(struct pks_record *rec,
+					      const char *event,
+					      uint64_t dropped)
 {
 	static const char *const fault_only[] = {
 		"access", "outcome", "offset", "address", "cpu", "ip", "stack",
 	};
 	struct json_object *jev = json_object_new_object();
-	struct json_object *jf = pks_record_to_json(rec);
+	struct json_object *jf = util_record_to_json(rec);
 	bool fault = rec && pks_record_is_fault(rec);
 	size_t i;
 

@@ -132,7 +132,7 @@ static void list_print_text(struct pks_ns *ns, bool human,
 	char size[48], backing[640];
 
 	if (human)
-		pks_size_to_human(pks_ns_get_size(ns), size, sizeof(size));
+		util_size_to_human(pks_ns_get_size(ns), size, sizeof(size));
 	else
 		snprintf(size, sizeof(size), "%llu",
 			 (unsigned long long)pks_ns_get_size(ns));
@@ -185,8 +185,8 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	pks_ns_foreach(ctx, ns) {
 		if (!list_wanted(ctx, &opts, ns))
 			continue;
-		jns = pks_ns_to_json(ns, opts.human);
-		pks_ns_backing_to_json(ns, jns);
+		jns = util_ns_to_json(ns, opts.human);
+		util_ns_backing_to_json(ns, jns);
 		pkstool_persist_to_json(persist, ns, jns);
 		if (opts.common.json) {
 			json_object_array_add(array, jns);

@@ -150,7 +150,7 @@ static void write_namespaces(FILE *out, struct pks_ctx *ctx, bool loaded)
 			pks_record_foreach(ctx, rec)
 				if (pks_record_is_fault(rec) &&
 				    !strcmp(pks_record_get_outcome(rec), name) &&
-				    pks_record_matches(rec, pks_ns_get_device(ns) ?
+				    util_record_matches(rec, pks_ns_get_device(ns) ?
 						       pks_ns_get_device(ns) : ""))
 					n++;
 			fputs("pkstool_namespace_faults_recorded", out);

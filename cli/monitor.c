@@ -115,12 +115,12 @@ static void monitor_emit(const struct monitor_opts *opts,
 	const char *line = buf;
 
 	if (opts->common.json) {
-		jev = pks_record_event_to_json(rec, event, dropped);
+		jev = util_record_event_to_json(rec, event, dropped);
 		line = json_object_to_json_string_ext(jev,
 				JSON_C_TO_STRING_PLAIN |
 				JSON_C_TO_STRING_NOSLASHESCAPE);
 	} else if (rec) {
-		pks_record_to_text(rec, pks_record_is_fault(rec) ? "fault" :
+		util_record_to_text(rec, pks_record_is_fault(rec) ? "fault" :
 				   NULL, buf, sizeof(buf));
 	} else if (!strcmp(event, "dropped")) {
 		snprintf(buf, sizeof(buf),
@@ -308,7 +308,7 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 		if (dropped)
 			monitor_emit(&opts, NULL, "dropped", dropped);
 		pks_record_foreach(ctx, rec)
-			if (pks_record_matches(rec, opts.chardev))
+			if (util_record_matches(rec, opts.chardev))
 				monitor_emit(&opts, rec, NULL, 0);
 		next = pks_faults_get_next_seq(ctx);
 		if (opts.cursor && next != saved) {

@@ -306,7 +306,7 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			result_print_text(ns, result, why);
 			continue;
 		}
-		jns = pks_ns_to_json(ns, false);
+		jns = util_ns_to_json(ns, false);
 		json_object_object_add(jns, "result",
 				       json_object_new_string(result_words[result]));
 		json_object_object_add(jns, "reason", *why ?
