@@ -75,7 +75,8 @@ FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 LIB_SRC		:= $(wildcard lib/*.c)
 LIB_OBJ		:= $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC		:= $(wildcard cli/*.c)
-CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h lib/libpks.h driver/include/uapi/linux/pks.h
+CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h cli/records.h \
+		   lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))

@@ -72,12 +72,6 @@ int pkstool_open_test(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 /* Set by SIGTERM or SIGINT once pkstool_catch_stop_signals() ran. */
 extern volatile sig_atomic_t pkstool_stop;
 void pkstool_catch_stop_signals(void);
-int pkstool_open_records(struct pks_ctx *ctx, const struct pkstool_opts *opts,
-			 const char *what, const char *ns_name,
-			 const char **chardev);
-bool util_record_matches(struct pks_record *rec, const char *chardev);
-int util_record_to_text(struct pks_record *rec, const char *kind, char *buf,
-			size_t len);
 void display_json_array(struct json_object *array);
 void display_json_line(FILE *out, struct json_object *obj);
 

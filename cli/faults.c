@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "records.h"
 
 struct faults_opts {
 	struct pkstool_opts common;

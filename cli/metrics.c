@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "records.h"
 #include "persist.h"
 
 struct metrics_opts {

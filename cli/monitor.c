@@ -22,6 +22,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "builtin.h"
+#include "records.h"
 
 struct monitor_opts {
 	struct pkstool_opts common;
