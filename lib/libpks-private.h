@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <linux/pks.h>
 
 #include "libpks.h"
@@ -118,8 +119,21 @@ int pks_call(struct pks_ctx *ctx, unsigned long cmd, void *arg);
 int pks_get_info(struct pks_ctx *ctx, struct pks_info *info,
 		 struct pks_cpu_info *cpus, unsigned int nr_cpus);
 
+/* The namespace list, freed by each scan and by the last pks_unref(). */
+static inline void pks_ns_free_all(struct pks_ctx *ctx)
+{
+	while (ctx->namespaces) {
+		struct pks_ns *next = ctx->namespaces->next;
+
+		free(ctx->namespaces);
+		ctx->namespaces = next;
+	}
+}
+
 /* namespace.c */
-void pks_ns_free_all(struct pks_ctx *ctx);
+/* Map a devdax namespace's device, to show the driver what it maps. */
+int pks_ns_map(struct pks_ns *ns, struct pks_range *range, int *fd);
+void pks_ns_unmap(struct pks_range *range, int fd);
 /*
  * Whether @ident, a NAMESPACE argument (see man/namespace-arg.txt), names
  * the namespace called @name whose dax device is @chardev and block device
@@ -136,11 +150,6 @@ struct ndctl_region;
 int pks_read_backing(struct pks_ctx *ctx, struct cxl_ctx **cctx,
 		     struct ndctl_bus *bus, struct ndctl_region *region,
 		     struct pks_backing *backing);
-
-/* protect.c */
-/* Map a devdax namespace's device, to show the driver what it maps. */
-int pks_ns_map(struct pks_ns *ns, struct pks_range *range, int *fd);
-void pks_ns_unmap(struct pks_range *range, int fd);
 
 /* test.c */
 /* A stray access with no window (PKS_TEST_IOC_STRAY), on the test device. */

@@ -4,11 +4,14 @@
  * driver's protection of each.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <syslog.h>
+#include <sys/mman.h>
+#include <unistd.h>
 /* libndctl uses libuuid's uuid_t when told it has libuuid. */
 #define HAVE_UUID
 #include <uuid/uuid.h>
@@ -17,16 +20,6 @@
 #include <cxl/libcxl.h>
 
 #include "libpks-private.h"
-
-void pks_ns_free_all(struct pks_ctx *ctx)
-{
-	while (ctx->namespaces) {
-		struct pks_ns *next = ctx->namespaces->next;
-
-		free(ctx->namespaces);
-		ctx->namespaces = next;
-	}
-}
 
 static const char *pks_ns_mode_name(struct ndctl_namespace *ndns)
 {
@@ -356,4 +349,32 @@ uint64_t pks_ns_get_resource(struct pks_ns *ns)
 uint64_t pks_ns_get_range_size(struct pks_ns *ns)
 {
 	return ns->range_size;
+}
+
+int pks_ns_map(struct pks_ns *ns, struct pks_range *range, int *fd)
+{
+	char path[80];
+	void *addr;
+
+	snprintf(path, sizeof(path), "/dev/%s", ns->chardev);
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	addr = mmap(NULL, ns->range_size, PROT_READ, MAP_SHARED, *fd, 0);
+	if (addr == MAP_FAILED) {
+		int rc = -errno;
+
+		close(*fd);
+		return rc;
+	}
+	range->addr = (uintptr_t)addr;
+	range->start = ns->resource;
+	range->len = ns->range_size;
+	return 0;
+}
+
+void pks_ns_unmap(struct pks_range *range, int fd)
+{
+	munmap((void *)(uintptr_t)range->addr, range->len);
+	close(fd);
 }

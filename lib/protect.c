@@ -7,38 +7,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "libpks-private.h"
-
-int pks_ns_map(struct pks_ns *ns, struct pks_range *range, int *fd)
-{
-	char path[80];
-	void *addr;
-
-	snprintf(path, sizeof(path), "/dev/%s", ns->chardev);
-	*fd = open(path, O_RDWR | O_CLOEXEC);
-	if (*fd < 0)
-		return -errno;
-	addr = mmap(NULL, ns->range_size, PROT_READ, MAP_SHARED, *fd, 0);
-	if (addr == MAP_FAILED) {
-		int rc = -errno;
-
-		close(*fd);
-		return rc;
-	}
-	range->addr = (uintptr_t)addr;
-	range->start = ns->resource;
-	range->len = ns->range_size;
-	return 0;
-}
-
-void pks_ns_unmap(struct pks_range *range, int fd)
-{
-	munmap((void *)(uintptr_t)range->addr, range->len);
-	close(fd);
-}
 
 bool pks_ns_is_protected(struct pks_ns *ns)
 {
