@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * libpks: the test module's device (pks_test.ko, /dev/pks-test): the
- * built-in test cases and stray accesses. Nothing else in libpks uses the
- * test module's ABI.
+ * built-in test cases and stray accesses. No other file of libpks makes
+ * the test module's ioctls.
  */
 #include <errno.h>
 #include <fcntl.h>
