@@ -76,6 +76,7 @@ LIB_SRC		:= lib/libpks.c
 CLI_SRC		:= $(wildcard cli/*.c)
 CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
+			driver/test/*.c driver/test/*.h \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 

@@ -28,6 +28,7 @@ fi
 if [ ! -x "$checkpatch" ]; then
 	echo "FAIL lint/checkpatch: cannot get checkpatch.pl from linux-source-6.1"
 else
+	# driver/test/ too: a pathspec's * matches across folders.
 	files=$(git ls-files 'driver/*.c' 'driver/*.h')
 	if out=$("$checkpatch" --no-tree --quiet --show-types -f $files 2>&1); then
 		echo "PASS lint/checkpatch"

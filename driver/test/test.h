@@ -79,7 +79,7 @@ extern const struct pks_test_category pks_fault_tests;
 extern const struct pks_test_category pks_protect_tests;
 extern const struct pks_test_category pks_boundary_tests;
 
-/* test_run.c */
+/* run.c */
 int pks_test_fail(struct pks_test_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 int pks_test_skip(struct pks_test_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 int pks_test_page_alloc(struct pks_test_page *tp, const char *owner);
@@ -91,13 +91,13 @@ int pks_test_run(struct pks_test_session *session, struct pks_test_run *run);
 int pks_test_use_range(struct pks_test_ctx *ctx, struct pks_range *r,
 		       int *key, bool *ours);
 
-/* test_stray.c */
+/* stray.c */
 int pks_stray_access(struct pks_copy *a);
 
-/* test_bench.c */
+/* bench.c */
 int pks_bench_run(struct pks_bench *b);
 
-/* test_upstream.c */
+/* upstream.c */
 void pks_upstream_init(void);
 void pks_upstream_exit(void);
 
