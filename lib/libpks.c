@@ -27,6 +27,8 @@
 #include "libpks.h"
 #include "libpks-private.h"
 
+#include <linux/pks_test.h>
+
 /*
  * The driver ABI this library speaks: the uapi header's, unless a build
  * for the ABI-mismatch test (tests/vm/cases/abi.sh) sets another.
@@ -715,7 +717,7 @@ static void pks_ns_unmap(struct pks_range *range, int fd)
 }
 
 int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
-		 enum pks_test_result *result, char *message, size_t len)
+		 unsigned int *result, char *message, size_t len)
 {
 	struct pks_test_run run = {
 		.size = sizeof(run),

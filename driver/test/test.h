@@ -10,6 +10,7 @@
 #include "pks_testing.h"
 
 #include <linux/mm_types.h>
+#include <uapi/linux/pks_test.h>
 
 /**
  * struct pks_test_page - one vmap()ed page tagged with a protection key

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "libpks.h"
+#include <linux/pks_test.h>
 #include "run_cmd.h"
 
 #define NO_DEVICE "/nonexistent/pks"

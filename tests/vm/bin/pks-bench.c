@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/pks.h>
+#include <linux/pks_test.h>
 
 static double per(unsigned long long n, unsigned long long d)
 {
