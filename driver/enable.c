@@ -100,7 +100,6 @@ void pks_set_key_bits(int key, u32 bits)
 		       (bits << PKS_PKRS_SHIFT(key)));
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_NS_GPL(pks_set_key_bits, PKS_TEST);
 
 /*
  * The same, from an interrupt boundary: counted apart, so that the

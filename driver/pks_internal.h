@@ -23,6 +23,7 @@ void pks_dax_guard_exit(void);
 
 /* enable.c */
 bool pks_cpu_supported(void);
+void pks_set_key_bits(int key, u32 bits);
 int pks_enable_all(void);
 void pks_disable_all(void);
 
@@ -132,7 +133,8 @@ int pks_check_leaves(struct pks_prot *p, char *msg);
 int pks_addr_key(unsigned long address);
 void __pks_set_range_key(struct pks_prot *p, int key);
 
-/* protect.c */
+/* protect.c; pks_lock is core.c's, which says what it guards. */
+extern struct mutex pks_lock;
 int __pks_set_mode(phys_addr_t start, u32 mode);
 struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len);
 struct pks_prot *pks_prot_at(unsigned long address, char *name, u64 *offset,

@@ -26,11 +26,12 @@ struct pks_test_page {
 
 /**
  * struct pks_test_session - state of one open /dev/pks-test
- * @crash_armed: the crash test was requested once on this file
+ * @crash_armed: bit 0: the crash test was requested once on this file
+ *	(changed with atomic bit operations: no lock is held)
  * @crash_page: the page the crash test faults on, freed on release
  */
 struct pks_test_session {
-	bool crash_armed;
+	unsigned long crash_armed;
 	struct pks_test_page crash_page;
 };
 
