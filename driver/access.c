@@ -2,7 +2,7 @@
 /*
  * The sanctioned access path to protected memory: dax access windows
  * (pks_dax_access_*()), which find the range and open its key in a CPU
- * window (guards.c) or a task window (task.c), and the PKS_IOC_COPY copy
+ * window (cpuwindow.c) or a task window (task.c), and the PKS_IOC_COPY copy
  * made through them.
  */
 #include "pks_internal.h"

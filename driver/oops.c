@@ -62,7 +62,7 @@ static void pks_step_abort(struct pt_regs *fregs)
 	if (!st->active)
 		return;
 	pks_write_pkrs(fregs ? st->pkrs :
-		       pks_win_pkrs(interrupt_context_level()));
+		       pks_level_pkrs(interrupt_context_level()));
 	if (fregs)
 		fregs->flags = (fregs->flags &
 				~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;

@@ -35,10 +35,10 @@ void pks_disable_all(void);
 #define PKS_LEVELS		4
 
 /* boundary.c */
-u32 pks_win_pkrs(int level);
-void pks_win_set_key(int level, int key, u32 bits);
-void pks_win_set_task(u32 pkrs);
-void pks_win_drop_key(int key);
+u32 pks_level_pkrs(int level);
+void pks_level_set_key(int level, int key, u32 bits);
+void pks_level_set_task(u32 pkrs);
+void pks_level_drop_key(int key);
 bool pks_level_traced(int level);
 int pks_boundary_init(void);
 void pks_boundary_exit_all(void);

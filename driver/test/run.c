@@ -12,7 +12,7 @@
 
 static const struct pks_test_category *pks_test_categories[] = {
 	&pks_enable_tests,
-	&pks_guard_tests,
+	&pks_cpuwindow_tests,
 	&pks_task_tests,
 	&pks_key_tests,
 	&pks_fault_tests,

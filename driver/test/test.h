@@ -74,7 +74,7 @@ struct pks_test_category {
 		.name = #cat, .tests = table, .len = ARRAY_SIZE(table) }
 
 extern const struct pks_test_category pks_enable_tests;
-extern const struct pks_test_category pks_guard_tests;
+extern const struct pks_test_category pks_cpuwindow_tests;
 extern const struct pks_test_category pks_task_tests;
 extern const struct pks_test_category pks_key_tests;
 extern const struct pks_test_category pks_fault_tests;
