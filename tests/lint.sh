@@ -38,6 +38,26 @@ else
 	fi
 fi
 
+# pks.ko's test-only exports (the PKS_TEST namespace) are the functions
+# pks_testing.h declares, each one used by the test module, and no
+# variable (a lock of the driver's) among them.
+ns_exports=$(sed -nE 's/^EXPORT_SYMBOL_NS_GPL\(([a-z0-9_]+), PKS_TEST\);/\1/p' \
+	driver/*.c | sort)
+ns_declared=$(sed -nE 's/^[a-z].*[ *](_*pks_[a-z0-9_]+)\(.*/\1/p' \
+	driver/pks_testing.h | sort)
+problems=
+d=$(diff <(echo "$ns_exports") <(echo "$ns_declared")) ||
+	problems="$problems exported/declared:[$(echo $d)]"
+for f in $ns_exports; do
+	grep -qw "$f" driver/test/*.c || problems="$problems unused:$f"
+done
+grep -q '^extern' driver/pks_testing.h && problems="$problems a-variable"
+if [ -n "$problems" ]; then
+	echo "FAIL lint/test-exports:$problems"
+else
+	echo "PASS lint/test-exports"
+fi
+
 kroot=$(tests/vm/fetch-kernel.sh 6.1 "$cache/kernels")
 kver=$(basename "$kroot")
 # module_check NAME DIR MAKE-ARGS...: build the driver with extra checks;
