@@ -18,6 +18,8 @@
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info);
 /* This CPU's PKRS writes and skipped redundant writes; preemption off. */
 void pks_counters(u64 *writes, u64 *skipped);
+/* This CPU's PKRS writes at interrupt boundaries, and its handlers. */
+void pks_boundary_counters(u64 *writes, u32 *handlers);
 /* This CPU's cached PKRS, and a write of PKRS through the cache. */
 u32 pks_read_pkrs_cache(void);
 void pks_write_pkrs(u32 pkrs);
