@@ -159,6 +159,18 @@ static u32 pks_cpu_events(unsigned int cpu)
 }
 
 /*
+ * This CPU's PKRS writes at interrupt entry and exit, and the interrupts
+ * and softirqs handled on it so far; preemption off. The benchmark sets
+ * one against the other: what a handler costs with and without rights.
+ */
+void pks_boundary_counters(u64 *writes, u32 *handlers)
+{
+	*writes = this_cpu_read(pks_cpu.boundary);
+	*handlers = pks_cpu_events(smp_processor_id());
+}
+EXPORT_SYMBOL_NS_GPL(pks_boundary_counters, PKS_TEST);
+
+/*
  * Runs on the CPU coming up, at CPUHP_AP_ONLINE_DYN: the earliest state
  * open to a module on the CPU itself. Before it, the CPU already runs
  * interrupts and kthreads with CR4.PKS clear, so keys are not enforced

@@ -21,6 +21,8 @@
 void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info);
 /* The guard and bench figures: this CPU's PKRS writes and skipped ones. */
 void pks_counters(u64 *writes, u64 *skipped);
+/* The irq bench figure: PKRS writes at interrupt boundaries, handlers. */
+void pks_boundary_counters(u64 *writes, u32 *handlers);
 /* Cases that check what a window left in this CPU's PKRS copy. */
 u32 pks_read_pkrs_cache(void);
 /* resume: clobber this CPU's PKRS, as a lost register would be... */

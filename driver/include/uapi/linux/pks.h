@@ -421,7 +421,8 @@ struct pks_grants {
  * kernels have no kmemleak): each must be back to zero once every
  * namespace is unprotected and no file or task uses the driver (probes
  * stay placed until unload). As with PKS_GRANT_RULES, each user defines
- * ___PKS_A(id, name); add new kinds just before NR.
+ * ___PKS_A(id, name); add new kinds just before NR. GRANT_STATES reads 0
+ * for a caller without CAP_SYS_ADMIN, as struct pks_grants's counts do.
  */
 #define PKS_ACCT_KINDS {						\
 	___PKS_A(SESSIONS, "sessions"),		/* open /dev/pks files */ \

@@ -108,12 +108,31 @@ struct pks_bench_switch {
 };
 
 /**
+ * struct pks_bench_irq - one run of the interrupt figure: a kernel thread
+ *	bound to one CPU queues an irq_work there and waits for it, round
+ *	after round
+ * @ns: time for all the rounds
+ * @handlers: hard interrupts and softirqs handled on that CPU during the
+ *	rounds: the irq_works, and whatever else came (timer ticks, the
+ *	softirqs run on interrupt exit)
+ * @pkrs_writes: PKRS writes at interrupt entry and exit on that CPU then
+ * @leaked: irq_works that found PKRS other than the default
+ */
+struct pks_bench_irq {
+	__u64 ns;
+	__u64 handlers;
+	__u64 pkrs_writes;
+	__u64 leaked;
+};
+
+/**
  * struct pks_bench - a benchmark figure of /dev/pks-test, PKS_TEST_IOC_BENCH,
  *	run on the caller's current CPU
  * @size: in: sizeof(struct pks_bench)
  * @iterations: in: accesses per method, 1..1000000 (for
  *	PKS_BENCH_TASK_WINDOW, windows per loop; for PKS_BENCH_SWITCH, round
- *	trips per run, up to PKS_BENCH_MAX_ROUNDS)
+ *	trips per run, up to PKS_BENCH_MAX_ROUNDS; for PKS_BENCH_IRQ,
+ *	rounds per run, up to PKS_BENCH_MAX_ROUNDS)
  * @window_ns: out: time for @iterations guard windows: open, write, close
  * @window_pkrs_writes: out: PKRS writes those made
  * @redundant_pkrs_writes: out: PKS_BENCH_GUARD: PKRS writes made by
@@ -146,6 +165,9 @@ struct pks_bench_switch {
  * @plain: out: PKS_BENCH_SWITCH with neither thread holding rights
  * @granted: out: PKS_BENCH_SWITCH with the first thread holding a task
  *	window open for the whole run
+ * @irq_plain: out: PKS_BENCH_IRQ, the thread holding no rights
+ * @irq_held: out: PKS_BENCH_IRQ, the thread holding a task window around
+ *	each round
  */
 struct pks_bench {
 	__u32 size;
@@ -170,6 +192,8 @@ struct pks_bench {
 	__u64 sleep_window_switches;
 	struct pks_bench_switch plain;
 	struct pks_bench_switch granted;
+	struct pks_bench_irq irq_plain;
+	struct pks_bench_irq irq_held;
 };
 
 /**
@@ -181,11 +205,15 @@ struct pks_bench {
  * @PKS_BENCH_SWITCH: context switches between two threads on one CPU,
  *	with no rights held and with the first thread holding a task window,
  *	the two runs taking turns in blocks of round trips
+ * @PKS_BENCH_IRQ: interrupts on a CPU whose task holds no rights, and on
+ *	one whose task holds a task window, the two taking turns round by
+ *	round
  */
 enum pks_bench_figure {
 	PKS_BENCH_GUARD,
 	PKS_BENCH_TASK_WINDOW,
 	PKS_BENCH_SWITCH,
+	PKS_BENCH_IRQ,
 	PKS_BENCH_NR
 };
 
