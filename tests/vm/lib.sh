@@ -208,3 +208,59 @@ cxl_create_region() {
 		fail "no region after cxl create-region: $json"
 	echo "cxl region $CXL_REGION is nvdimm $CXL_ND_REGION"
 }
+
+# --- CXL and shared-proof helpers (cxl2 branch) ---
+
+# integrity_proof NS: the libpmem2 data-integrity proof on the devdax
+# namespace NS: with protection, 1000 stray kernel writes all refused and
+# the pattern intact while user space keeps writing; without it (the
+# control), the same writes corrupt it. Fails the case otherwise.
+integrity_proof() {
+	local out rc
+	out=$(pks-integrity "$1" 1000)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || fail "pks-integrity $1 exited $rc"
+	echo "$out" | grep -q '^protected: 1000 of 1000 stray writes refused, 0 words damaged, user write ok, guarded read ok$' ||
+		fail "integrity on $1: protected phase"
+	echo "$out" | grep -Eq '^control: 0 of 1000 stray writes refused, [1-9][0-9]* words damaged$' ||
+		fail "integrity on $1: control phase"
+}
+
+# need_cxl [SHAPE]: skip unless the machine has a CXL device (SHAPE:
+# exactly that machine shape)
+need_cxl() {
+	case ${PKSTEST_SHAPE:-} in
+	${1:-cxl*}) ;;
+	*) skip "not a ${1:-CXL} machine (pkstest.shape=${PKSTEST_SHAPE:-})" ;;
+	esac
+}
+
+# cxl_relabel: fresh namespace labels on the CXL nvdimm region
+# CXL_ND_REGION (cxl_create_region), which comes up without namespaces
+# when its labels are from an earlier region ("invalid
+# interleave-set-cookie": a region re-created after a power-off, or after
+# cxl destroy-region). What is on the media stays.
+cxl_relabel() {
+	local nmem
+	nmem=$(ndctl list -D -r "$CXL_ND_REGION" | jq -r '.[0].dev // empty')
+	[ -n "$nmem" ] || fail "no nvdimm under $CXL_ND_REGION"
+	ndctl disable-region "$CXL_ND_REGION" >/dev/null &&
+		ndctl zero-labels -f "$nmem" >/dev/null 2>&1 &&
+		ndctl init-labels -f "$nmem" >/dev/null 2>&1 &&
+		ndctl enable-region "$CXL_ND_REGION" >/dev/null ||
+		fail "cannot relabel $nmem of $CXL_ND_REGION"
+	echo "relabelled $nmem of $CXL_ND_REGION"
+}
+
+# cxl_as_region0: on the CXL machine shape, the CXL region, which is then
+# the nvdimm region0 that setup_namespaces (and the NVDIMM cases that
+# use it) work on: those cases run unchanged on CXL persistent memory.
+cxl_as_region0() {
+	need_cxl cxl
+	cxl_create_region
+	[ "$CXL_ND_REGION" = region0 ] ||
+		fail "the CXL region is $CXL_ND_REGION, not region0"
+	expect_eq "region0's provider" \
+		"$(ndctl list -R -r region0 -b CXL | jq -r '.[0].dev // empty')" region0
+}

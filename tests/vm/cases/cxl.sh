@@ -21,10 +21,7 @@
 
 nobody() { su -s /bin/sh nobody -c "$*"; }
 
-case ${PKSTEST_SHAPE:-} in
-cxl*) ;;
-*) skip "not a machine with CXL (pkstest.shape=${PKSTEST_SHAPE:-})" ;;
-esac
+need_cxl
 load_pks
 cxl_create_region
 ndctl create-namespace -r "$CXL_ND_REGION" -m devdax -a 2M -s 256M >/dev/null ||
@@ -71,14 +68,7 @@ expect_eq "control: the stray landed" "$(unprotected_read $((start + 0x1000)))" 
 expect_eq "control: nothing recorded" "$(last_seq)" "$seq0"
 # The integrity proof: 1000 strays refused under protection, and the
 # same writes corrupting the pattern without it.
-out=$(pks-integrity "$DAX_NS" 1000)
-rc=$?
-echo "$out"
-[ $rc -eq 0 ] || fail "pks-integrity exited $rc"
-echo "$out" | grep -q '^protected: 1000 of 1000 stray writes refused, 0 words damaged, user write ok, guarded read ok$' ||
-	fail "integrity: protected phase"
-echo "$out" | grep -Eq '^control: 0 of 1000 stray writes refused, [1-9][0-9]* words damaged$' ||
-	fail "integrity: control phase"
+integrity_proof "$DAX_NS"
 expect_rc 0 pks-ioctl stray $((start + 0x1000)) write 0x1111
 pkstool enable --mode=strict "$dax" || fail "enable $dax"
 expect_eq "$dax protected" "$(ns_json "$DAX_NS" '[.protected, .protection_mode] | @json')" '[true,"strict"]'
