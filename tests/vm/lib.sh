@@ -200,7 +200,9 @@ cxl_create_region() {
 		fail "cxl create-region failed"
 	CXL_REGION=$(echo "$json" | jq -r 'if type == "array" then .[0] else . end | .region')
 	for i in $(seq 60); do
-		CXL_ND_REGION=$(ndctl list -R -b CXL | jq -r '.[0].dev // empty')
+		# -i: a region whose labels are from an earlier one
+		# stays disabled (cxl_relabel)
+		CXL_ND_REGION=$(ndctl list -R -i -b CXL | jq -r '.[0].dev // empty')
 		[ -n "$CXL_ND_REGION" ] && break
 		sleep 0.5
 	done
@@ -242,14 +244,15 @@ need_cxl() {
 # interleave-set-cookie": a region re-created after a power-off, or after
 # cxl destroy-region). What is on the media stays.
 cxl_relabel() {
-	local nmem
+	local nmem cmd out
 	nmem=$(ndctl list -D -r "$CXL_ND_REGION" | jq -r '.[0].dev // empty')
 	[ -n "$nmem" ] || fail "no nvdimm under $CXL_ND_REGION"
-	ndctl disable-region "$CXL_ND_REGION" >/dev/null &&
-		ndctl zero-labels -f "$nmem" >/dev/null 2>&1 &&
-		ndctl init-labels -f "$nmem" >/dev/null 2>&1 &&
-		ndctl enable-region "$CXL_ND_REGION" >/dev/null ||
-		fail "cannot relabel $nmem of $CXL_ND_REGION"
+	for cmd in "disable-region $CXL_ND_REGION" "zero-labels $nmem" \
+		   "init-labels -f $nmem" "enable-region $CXL_ND_REGION"; do
+		# shellcheck disable=SC2086
+		out=$(ndctl $cmd 2>&1) ||
+			fail "cannot relabel $nmem of $CXL_ND_REGION: ndctl $cmd: $out"
+	done
 	echo "relabelled $nmem of $CXL_ND_REGION"
 }
 
@@ -263,4 +266,39 @@ cxl_as_region0() {
 		fail "the CXL region is $CXL_ND_REGION, not region0"
 	expect_eq "region0's provider" \
 		"$(ndctl list -R -r region0 -b CXL | jq -r '.[0].dev // empty')" region0
+}
+
+# cxl_namespaces: a 256 MiB devdax namespace (2 MiB aligned) and a 512
+# MiB fsdax one on CXL_ND_REGION (cxl_create_region); sets CXL_DAX_NS,
+# CXL_DAX (its dax device), CXL_FSDAX_NS, CXL_BLK (its pmem device) and
+# CXL_DAX_UUID, CXL_FSDAX_UUID (ndctl list -N's uuid).
+cxl_namespaces() {
+	local ns
+	ndctl create-namespace -r "$CXL_ND_REGION" -m devdax -a 2M -s 256M >/dev/null ||
+		fail "devdax namespace on $CXL_ND_REGION"
+	ndctl create-namespace -r "$CXL_ND_REGION" -m fsdax -s 512M >/dev/null ||
+		fail "fsdax namespace on $CXL_ND_REGION"
+	ns=$(ndctl list -N -r "$CXL_ND_REGION")
+	CXL_DAX_NS=$(echo "$ns" | jq -r '.[] | select(.mode == "devdax") | .dev')
+	CXL_DAX=$(echo "$ns" | jq -r '.[] | select(.mode == "devdax") | .chardev')
+	CXL_DAX_UUID=$(echo "$ns" | jq -r '.[] | select(.mode == "devdax") | .uuid')
+	CXL_FSDAX_NS=$(echo "$ns" | jq -r '.[] | select(.mode == "fsdax") | .dev')
+	CXL_BLK=$(echo "$ns" | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+	CXL_FSDAX_UUID=$(echo "$ns" | jq -r '.[] | select(.mode == "fsdax") | .uuid')
+	[ -c "/dev/$CXL_DAX" ] && [ -b "/dev/$CXL_BLK" ] ||
+		fail "no devices for the namespaces on $CXL_ND_REGION: $ns"
+	echo "on CXL $CXL_REGION (nvdimm $CXL_ND_REGION): $CXL_DAX_NS $CXL_DAX $CXL_DAX_UUID, $CXL_FSDAX_NS $CXL_BLK $CXL_FSDAX_UUID"
+}
+
+# mount_raw_disk [new]: an ext4 on the raw namespace RAW_NS
+# (setup_namespaces) at /disk, standing in for the root disk across the
+# boots of a reboot pair; "new" makes the file system first.
+mount_raw_disk() {
+	local disk
+	disk=/dev/$(ndctl list -N -n "$RAW_NS" | jq -r '.[0].blockdev')
+	[ -b "$disk" ] || fail "no block device for the raw namespace $RAW_NS"
+	if [ "${1:-}" = new ]; then
+		mkfs.ext4 -q -F "$disk" || fail "mkfs.ext4 $disk failed"
+	fi
+	mkdir -p /disk && mount "$disk" /disk || fail "mount $disk failed"
 }

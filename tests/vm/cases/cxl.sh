@@ -24,19 +24,10 @@ nobody() { su -s /bin/sh nobody -c "$*"; }
 need_cxl
 load_pks
 cxl_create_region
-ndctl create-namespace -r "$CXL_ND_REGION" -m devdax -a 2M -s 256M >/dev/null ||
-	fail "devdax namespace on $CXL_ND_REGION"
-ndctl create-namespace -r "$CXL_ND_REGION" -m fsdax -s 512M >/dev/null ||
-	fail "fsdax namespace on $CXL_ND_REGION"
-ns_of() {
-	ndctl list -N -r "$CXL_ND_REGION" | jq -r ".[] | select(.mode == \"$1\") | .dev"
-}
-DAX_NS=$(ns_of devdax) FSDAX_NS=$(ns_of fsdax)
-dax=$(ns_json "$DAX_NS" .chardev)
-blk=$(ns_json "$FSDAX_NS" .blockdev)
-[ -c "/dev/$dax" ] && [ -b "/dev/$blk" ] ||
-	fail "no devices for $DAX_NS ($dax) and $FSDAX_NS ($blk)"
-echo "on CXL $CXL_REGION (nvdimm $CXL_ND_REGION): $DAX_NS $dax, $FSDAX_NS $blk"
+cxl_namespaces
+DAX_NS=$CXL_DAX_NS FSDAX_NS=$CXL_FSDAX_NS dax=$CXL_DAX blk=$CXL_BLK
+expect_eq "list: $DAX_NS's dax device" "$(ns_json "$DAX_NS" .chardev)" "$dax"
+expect_eq "list: $FSDAX_NS's block device" "$(ns_json "$FSDAX_NS" .blockdev)" "$blk"
 # The CXL region's memdevs as the cxl tool lists them.
 memdevs=$(cxl list -R -T -r "$CXL_REGION" | jq -c '[.[0].mappings[].memdev]')
 expect_eq "cxl list: $CXL_REGION memdevs" "$memdevs" '["mem0"]'
