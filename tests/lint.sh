@@ -141,8 +141,11 @@ help_opts() {
 		tr -d ',' | sort
 }
 man_opts() {
-	local page=man/pkstool-$1.txt
-	grep -q 'include::common-options.txt' "$page" && page="$page man/common-options.txt"
+	local page=man/pkstool-$1.txt inc
+	# with the option files it includes (common-options.txt, ...)
+	for inc in $(sed -n 's/^include::\(.*-options\.txt\)\[\]$/\1/p' "$page"); do
+		page="$page man/$inc"
+	done
 	# "-f::" lines, then the "--force[=ARG]::" line they belong to
 	awk '/^-[[:alnum:]?]::$/ { s = s substr($0, 1, 2) " "; next }
 	     /^--[a-z][a-z-]*(=[^:]*)?::$/ { sub(/(=[^:]*)?::$/, ""); print s $0; s = ""; next }
