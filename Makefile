@@ -75,9 +75,13 @@ FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 LIB_SRC		:= $(wildcard lib/*.c)
 LIB_OBJ		:= $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC		:= $(wildcard cli/*.c)
+# The ABI: pks.h, /dev/pks's, is installed; pks_test.h, /dev/pks-test's, is not.
+UAPI		:= driver/include/uapi/linux/pks.h
+UAPI_TEST	:= driver/include/uapi/linux/pks_test.h
 CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h cli/records.h \
-		   lib/libpks.h driver/include/uapi/linux/pks.h
+		   lib/libpks.h $(UAPI) $(UAPI_TEST)
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
+			driver/test/*.c driver/test/*.h \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
@@ -93,7 +97,7 @@ userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc vm-bin
 
 LIB_HDR		:= lib/libpks.h lib/libpks-private.h
 
-$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) $(UAPI) $(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
@@ -215,8 +219,7 @@ install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
 	ln -sf libpks.so.1 $(DESTDIR)$(LIBDIR)/libpks.so
 	$(INSTALL) -m 644 $(DIST)/libpks.pc $(DESTDIR)$(PKGCONFIGDIR)/libpks.pc
 	$(INSTALL) -m 644 lib/libpks.h $(DESTDIR)$(INCLUDEDIR)/libpks.h
-	$(INSTALL) -m 644 driver/include/uapi/linux/pks.h \
-		$(DESTDIR)$(INCLUDEDIR)/libpks/linux/pks.h
+	$(INSTALL) -m 644 $(UAPI) $(DESTDIR)$(INCLUDEDIR)/libpks/linux/pks.h
 	$(INSTALL) -m 644 $(MAN_PAGES:%=$(BUILD)/man/%) $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 644 $(BUILD)/man/pkstool-json.7 $(DESTDIR)$(MANDIR)/man7/
 	$(INSTALL) -m 644 $(BUILD)/man/libpks.3 $(DESTDIR)$(MANDIR)/man3/
@@ -262,7 +265,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 unit: $(UNIT_BIN) $(BUILD)/pkstool
 
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
-		$(LIBPKS)
+		$(LIBPKS) $(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ \
 		$< tests/unit/run_cmd.c $(LIBPKS_LINK) -lcriterion $(JSONC_LIBS)
@@ -270,11 +273,12 @@ $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 # Programs the VM tests run, built for the VM (copied in with their
 # shared libraries).
 $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz: $(BUILD)/vm-bin/%: \
-		tests/vm/bin/%.c driver/include/uapi/linux/pks.h
+		tests/vm/bin/%.c $(UAPI) $(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(LIBPKS)
+$(BUILD)/vm-bin/pks-integrity: tests/vm/bin/pks-integrity.c $(LIBPKS) \
+		$(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(LIBPKS_LINK) \
 		-lpmem2
@@ -308,10 +312,9 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 # pkstool built for the ABI before the driver's, for the ABI-mismatch case
 # (tests/vm/cases/abi.sh): only libpks's idea of the ABI differs.
 OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
-			driver/include/uapi/linux/pks.h) - 1)
+			$(UAPI)) - 1)
 
-$(BUILD)/other-abi/%.o: lib/%.c $(LIB_HDR) \
-		driver/include/uapi/linux/pks.h
+$(BUILD)/other-abi/%.o: lib/%.c $(LIB_HDR) $(UAPI) $(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) -DLIBPKS_ABI_VERSION=$(OTHER_ABI) $(WARNINGS) \
 		$(CFLAGS) -c -o $@ $<
@@ -345,7 +348,7 @@ $(BUILD)/vm-bin/pks-fuse: tests/vm/bin/pks-fuse.c tests/vm/bin/pks-mapping.h
 	$(CC) $(CPPFLAGS_ALL) $(FUSE_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ $< $(FUSE_LIBS)
 
 $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
-		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
+		tests/vm/bin/pks-counters.h $(UAPI)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
@@ -354,16 +357,16 @@ $(BUILD)/vm-bin/pks-fileops: tests/vm/bin/pks-fileops.c
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
 
 $(BUILD)/vm-bin/pks-userbench: tests/vm/bin/pks-userbench.c \
-		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
+		tests/vm/bin/pks-counters.h $(UAPI)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
 
 $(BUILD)/vm-bin/pks-pvm-bench: tests/vm/bin/pks-pvm-bench.c \
-		tests/vm/bin/pks-counters.h driver/include/uapi/linux/pks.h
+		tests/vm/bin/pks-counters.h $(UAPI)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/vm-bin/pks-bench: tests/vm/bin/pks-bench.c driver/include/uapi/linux/pks.h
+$(BUILD)/vm-bin/pks-bench: tests/vm/bin/pks-bench.c $(UAPI) $(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 

@@ -48,6 +48,24 @@ error_t pkstool_usage(struct argp_state *state, const char *fmt, ...)
 /* The command running, for messages: set by run_builtin() and help. */
 extern const char *pkstool_cmd;
 
+/**
+ * struct pkstool_filter - which namespaces a command acts on (filter.c)
+ * @region: -r: an nvdimm region (regionX, X) or a CXL one (cxl/regionX)
+ * @memdev: --memdev: a CXL memdev (memX, X) backing the namespace
+ *
+ * NULL members do not filter.
+ */
+struct pkstool_filter {
+	const char *region;
+	const char *memdev;
+};
+
+extern const struct argp_child pkstool_filter_children[];
+bool pkstool_filter_matches(const struct pkstool_filter *filter,
+			    struct pks_ns *ns);
+void pkstool_filter_to_text(const struct pkstool_filter *filter, char *buf,
+			    size_t len);
+
 /* Each returns an enum pkstool_status, which main() exits with. */
 int cmd_info(int argc, char **argv, struct pks_ctx *ctx);
 int cmd_enable(int argc, char **argv, struct pks_ctx *ctx);

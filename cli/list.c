@@ -12,8 +12,8 @@
 struct list_opts {
 	struct pkstool_opts common;
 	bool human;
+	struct pkstool_filter filter;
 	const char *namespace;
-	const char *region;
 	const char *ns_mode;
 };
 
@@ -21,9 +21,6 @@ static const struct argp_option list_options[] = {
 	{ "human", 'u', NULL, 0, "Sizes in human units, as ndctl list -u", 0 },
 	{ "namespace", 'n', "NAMESPACE", 0,
 	  "Only NAMESPACE (namespaceX.Y, daxX.Y, pmemX)", 0 },
-	{ "region", 'r', "REGION", 0,
-	  "Only namespaces of REGION: an nvdimm region (regionX or X) or a "
-	  "CXL region (cxl/regionX or cxl/X)", 0 },
 	{ "ns-mode", 'M', "MODE", 0,
 	  "Only namespaces in MODE: devdax, fsdax, sector, raw or system-ram",
 	  0 },
@@ -37,15 +34,13 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &opts->common;
+		state->child_inputs[1] = &opts->filter;
 		return 0;
 	case 'u':
 		opts->human = true;
 		return 0;
 	case 'n':
 		opts->namespace = arg;
-		return 0;
-	case 'r':
-		opts->region = arg;
 		return 0;
 	case 'M':
 		opts->ns_mode = arg;
@@ -63,34 +58,8 @@ static const struct argp list_argp = {
 	.doc = "List pmem namespaces with their protection state.\v"
 	       "Filters combine: a namespace is listed when it matches each "
 	       "one given.",
-	.children = pkstool_common_children,
+	.children = pkstool_filter_children,
 };
-
-/* Whether @arg names the region called @name: "regionX" or "X". */
-static bool region_name_matches(const char *name, const char *arg)
-{
-	if (!name)
-		return false;
-	if (!strncmp(name, "region", 6) && !strcmp(name + 6, arg))
-		return true;
-	return !strcmp(name, arg);
-}
-
-/*
- * The nvdimm region, as for ndctl, or with "cxl/" the CXL region found
- * behind it (only namespaces on CXL match). The kernel gives a CXL
- * region's nvdimm region the CXL region's number, so the bare name the
- * cxl tool prints selects the same namespaces.
- */
-static bool region_matches(struct pks_ns *ns, const char *region)
-{
-	if (!region)
-		return true;
-	if (!strncmp(region, "cxl/", 4))
-		return region_name_matches(pks_ns_get_cxl_region(ns),
-					   region + 4);
-	return region_name_matches(pks_ns_get_region(ns), region);
-}
 
 static bool list_wanted(struct pks_ctx *ctx, const struct list_opts *opts,
 			struct pks_ns *ns)
@@ -99,7 +68,7 @@ static bool list_wanted(struct pks_ctx *ctx, const struct list_opts *opts,
 		return false;
 	if (opts->ns_mode && strcmp(pks_ns_get_mode(ns), opts->ns_mode))
 		return false;
-	return region_matches(ns, opts->region);
+	return pkstool_filter_matches(&opts->filter, ns);
 }
 
 /*

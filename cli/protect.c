@@ -41,6 +41,7 @@ static const char *const result_words[NR_RESULTS] = {
 
 struct protect_opts {
 	struct pkstool_opts common;
+	struct pkstool_filter filter;
 	enum protect_action action;
 	bool all;
 	bool force;
@@ -80,6 +81,7 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &opts->common;
+		state->child_inputs[1] = &opts->filter;
 		return 0;
 	case 'a':
 		opts->all = true;
@@ -106,9 +108,10 @@ static error_t protect_parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_END:
 		if (opts->from_config) {
-			if (opts->all || opts->persist || opts->mode >= 0)
+			if (opts->all || opts->persist || opts->mode >= 0 ||
+			    opts->filter.region || opts->filter.memdev)
 				return pkstool_usage(state,
-						     "--from-config takes the modes from the records: no --all, --persist or --mode");
+						     "--from-config takes the modes from the records: no --all, --persist, --mode, --region or --memdev");
 			return 0;
 		}
 		if (!opts->all && !opts->nr_names)
@@ -131,10 +134,12 @@ static const struct argp enable_argp = {
 	.args_doc = "NAMESPACE...",
 	.doc = "Protect devdax and fsdax namespaces from stray kernel "
 	       "accesses.\v"
-	       "NAMESPACE is namespaceX.Y, daxX.Y, /dev/daxX.Y or pmemX. Each "
+	       "NAMESPACE is namespaceX.Y, daxX.Y, /dev/daxX.Y, pmemX or the "
+	       "namespace's UUID; --region and --memdev narrow --all, or "
+	       "check that each NAMESPACE is there. Each "
 	       "namespace gets one result: enabled, already, changed or "
 	       "refused (see pkstool-json(7)).",
-	.children = pkstool_common_children,
+	.children = pkstool_filter_children,
 };
 
 static const struct argp disable_argp = {
@@ -142,10 +147,12 @@ static const struct argp disable_argp = {
 	.parser = protect_parse,
 	.args_doc = "NAMESPACE...",
 	.doc = "End protection of namespaces.\v"
-	       "NAMESPACE is namespaceX.Y, daxX.Y, /dev/daxX.Y or pmemX. Each "
+	       "NAMESPACE is namespaceX.Y, daxX.Y, /dev/daxX.Y, pmemX or the "
+	       "namespace's UUID; --region and --memdev narrow --all, or "
+	       "check that each NAMESPACE is there. Each "
 	       "namespace gets one result: disabled, not-protected or refused "
 	       "(see pkstool-json(7)).",
-	.children = pkstool_common_children,
+	.children = pkstool_filter_children,
 };
 
 /*
@@ -227,6 +234,8 @@ static bool protect_wanted(struct pks_ctx *ctx, const struct protect_opts *opts,
 {
 	int i;
 
+	if (!pkstool_filter_matches(&opts->filter, ns))
+		return false;
 	if (opts->all)
 		return pks_ns_can_protect(ns);
 	for (i = 0; i < opts->nr_names; i++)
@@ -269,10 +278,18 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 	}
 	/* Resolve every name before changing anything. */
 	for (i = 0; i < opts.nr_names; i++) {
-		if (!pks_ns_find(ctx, opts.names[i])) {
+		ns = pks_ns_find(ctx, opts.names[i]);
+		if (!ns) {
 			p_err(&opts.common,
 			      "%s: no namespace '%s': see 'pkstool list' or 'ndctl list -N'",
 			      pkstool_cmd, opts.names[i]);
+			return PKSTOOL_FAILED;
+		}
+		if (!pkstool_filter_matches(&opts.filter, ns)) {
+			pkstool_filter_to_text(&opts.filter, why, sizeof(why));
+			p_err(&opts.common,
+			      "%s: %s is not on %s: see 'pkstool list'",
+			      pkstool_cmd, opts.names[i], why);
 			return PKSTOOL_FAILED;
 		}
 	}

@@ -8,6 +8,8 @@
 
 #include "builtin.h"
 
+#include <linux/pks_test.h>
+
 struct test_opts {
 	struct pkstool_opts common;
 	bool force;
@@ -114,7 +116,7 @@ static const char *const result_tags[] = {
 
 /* Run one case; the crash case is requested twice, as the driver asks. */
 static int run_one(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
-		   enum pks_test_result *result, char *msg, size_t len)
+		   unsigned int *result, char *msg, size_t len)
 {
 	int rc;
 
@@ -202,7 +204,7 @@ int cmd_test(int argc, char **argv, struct pks_ctx *ctx)
 	unsigned int id, passed = 0, failed = 0, skipped = 0;
 	struct json_object *array, *jt;
 	struct pks_ns *ns = NULL;
-	enum pks_test_result result;
+	unsigned int result;
 	char msg[PKS_MESSAGE_LEN];
 	const char *name;
 	int rc;

@@ -53,7 +53,7 @@ static bool pks_boundary_enforced = true;
 static atomic64_t pks_boundary_writes = ATOMIC64_INIT(0);
 static unsigned int pks_boundary_hooks;
 
-u32 pks_win_pkrs(int level)
+u32 pks_level_pkrs(int level)
 {
 	return this_cpu_read(pks_levels.win[level]);
 }
@@ -61,12 +61,12 @@ u32 pks_win_pkrs(int level)
 /* For the tests: what the task level holds on this CPU, from an IPI. */
 u32 pks_task_level_pkrs(void)
 {
-	return pks_win_pkrs(PKS_LEVEL_TASK);
+	return pks_level_pkrs(PKS_LEVEL_TASK);
 }
 EXPORT_SYMBOL_NS_GPL(pks_task_level_pkrs, PKS_TEST);
 
 /* Set @key's bits in @level's window rights; interrupts off. */
-void pks_win_set_key(int level, int key, u32 bits)
+void pks_level_set_key(int level, int key, u32 bits)
 {
 	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
 	u32 *win = this_cpu_ptr(&pks_levels.win[level]);
@@ -75,7 +75,7 @@ void pks_win_set_key(int level, int key, u32 bits)
 }
 
 /* The task level's rights are the running task's: set on each switch. */
-void pks_win_set_task(u32 pkrs)
+void pks_level_set_task(u32 pkrs)
 {
 	this_cpu_write(pks_levels.win[PKS_LEVEL_TASK], pkrs);
 }
@@ -88,12 +88,12 @@ bool pks_level_traced(int level)
 }
 
 /* A key was freed: no level keeps rights to it. From its IPI. */
-void pks_win_drop_key(int key)
+void pks_level_drop_key(int key)
 {
 	int level;
 
 	for (level = 0; level < PKS_LEVELS; level++)
-		pks_win_set_key(level, key, PKS_PKRS_AD);
+		pks_level_set_key(level, key, PKS_PKRS_AD);
 }
 
 static void pks_boundary_write(u32 pkrs)
@@ -112,7 +112,7 @@ static void pks_boundary_enter(int level)
 {
 	this_cpu_write(pks_levels.traced[level], true);
 	if (READ_ONCE(pks_boundary_enforced))
-		pks_boundary_write(pks_win_pkrs(level));
+		pks_boundary_write(pks_level_pkrs(level));
 }
 
 /*
@@ -130,7 +130,7 @@ static void pks_boundary_exit(int level)
 		return;
 	if (level == PKS_LEVEL_HARDIRQ && in_serving_softirq())
 		back = PKS_LEVEL_SOFTIRQ;
-	pks_boundary_write(pks_win_pkrs(back));
+	pks_boundary_write(pks_level_pkrs(back));
 }
 
 static void pks_tp_irq_entry(void *data, int irq, struct irqaction *action)

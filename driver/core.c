@@ -13,8 +13,37 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
+/*
+ * Every change to the protected ranges happens with pks_lock held: the
+ * registry (protect.c: listing, keying and releasing a range, its mode,
+ * the buses watched), and with it placing the dax guard's probe
+ * (daxguard.c) and filling the one protection-event record (log.c). The
+ * fault path never takes it: it reads the registry under RCU. pks_test.ko
+ * runs its cases under it through pks_run_locked(), never by name.
+ */
 struct mutex pks_lock = __MUTEX_INITIALIZER(pks_lock);
-EXPORT_SYMBOL_NS_GPL(pks_lock, PKS_TEST);
+
+/**
+ * pks_run_locked() - run @fn with pks_lock held
+ * @fn: called with @arg; may call __pks_protect() and __pks_unprotect()
+ * @arg: its argument
+ *
+ * For pks_test.ko, whose cases protect and unprotect ranges and need the
+ * ranges to hold still while they check them.
+ *
+ * Return: what @fn returns, or -EINTR when a signal came while waiting.
+ */
+int pks_run_locked(int (*fn)(void *arg), void *arg)
+{
+	int rc;
+
+	if (mutex_lock_interruptible(&pks_lock))
+		return -EINTR;
+	rc = fn(arg);
+	mutex_unlock(&pks_lock);
+	return rc;
+}
+EXPORT_SYMBOL_NS_GPL(pks_run_locked, PKS_TEST);
 
 /* Open files, so that "rmmod: in use" can be answered with who. */
 static LIST_HEAD(pks_sessions);

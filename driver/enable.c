@@ -100,7 +100,6 @@ void pks_set_key_bits(int key, u32 bits)
 		       (bits << PKS_PKRS_SHIFT(key)));
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_NS_GPL(pks_set_key_bits, PKS_TEST);
 
 /*
  * The same, from an interrupt boundary: counted apart, so that the
@@ -158,6 +157,18 @@ static u32 pks_cpu_events(unsigned int cpu)
 		n += kstat_softirqs_cpu(i, cpu);
 	return n;
 }
+
+/*
+ * This CPU's PKRS writes at interrupt entry and exit, and the interrupts
+ * and softirqs handled on it so far; preemption off. The benchmark sets
+ * one against the other: what a handler costs with and without rights.
+ */
+void pks_boundary_counters(u64 *writes, u32 *handlers)
+{
+	*writes = this_cpu_read(pks_cpu.boundary);
+	*handlers = pks_cpu_events(smp_processor_id());
+}
+EXPORT_SYMBOL_NS_GPL(pks_boundary_counters, PKS_TEST);
 
 /*
  * Runs on the CPU coming up, at CPUHP_AP_ONLINE_DYN: the earliest state

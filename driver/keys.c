@@ -81,7 +81,7 @@ EXPORT_SYMBOL_GPL(pks_key_alloc);
  */
 static void pks_key_reset_local(void *data)
 {
-	pks_win_drop_key((long)data);
+	pks_level_drop_key((long)data);
 	pks_set_key_bits((long)data, PKS_PKRS_AD);
 }
 

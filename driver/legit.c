@@ -135,7 +135,7 @@ static DEFINE_PER_CPU(struct pks_grant_cpu, pks_grant_cpu);
  */
 static void pks_grant_end(u32 pkrs)
 {
-	pks_win_set_task(pkrs);
+	pks_level_set_task(pkrs);
 	pks_write_pkrs(pkrs);
 }
 
@@ -230,7 +230,7 @@ bool pks_grant(int key, u32 bits, int rule)
 		 * the task leaves the CPU or returns to user space.
 		 */
 		if (rule < 0)
-			pks_win_set_key(PKS_LEVEL_TASK, key, bits);
+			pks_level_set_key(PKS_LEVEL_TASK, key, bits);
 		kind = PKS_GRANT_TASK;
 	} else if (rule >= 0 && level != PKS_LEVEL_NMI &&
 		   pks_level_traced(level)) {
@@ -267,7 +267,7 @@ static bool pks_pkrs_allows(u32 pkrs, int key, bool write)
  */
 bool pks_refill(int key, bool write)
 {
-	u32 win = pks_win_pkrs(interrupt_context_level());
+	u32 win = pks_level_pkrs(interrupt_context_level());
 
 	if (!pks_pkrs_allows(win, key, write))
 		return false;

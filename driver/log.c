@@ -172,19 +172,18 @@ bool pks_fault_get(u64 seq, struct pks_fault *f)
 }
 EXPORT_SYMBOL_NS_GPL(pks_fault_get, PKS_TEST);
 
-void pks_faults_ring_lock(unsigned long *flags)
-	__acquires(&pks_ring_lock)
+/* Run @fn(@arg) holding the ring's lock, as a CPU recording a fault does. */
+bool pks_faults_ring_held(bool (*fn)(void *arg), void *arg)
 {
-	raw_spin_lock_irqsave(&pks_ring_lock, *flags);
-}
-EXPORT_SYMBOL_NS_GPL(pks_faults_ring_lock, PKS_TEST);
+	unsigned long flags;
+	bool ret;
 
-void pks_faults_ring_unlock(unsigned long flags)
-	__releases(&pks_ring_lock)
-{
+	raw_spin_lock_irqsave(&pks_ring_lock, flags);
+	ret = fn(arg);
 	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
+	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pks_faults_ring_unlock, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_faults_ring_held, PKS_TEST);
 
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen)
 {

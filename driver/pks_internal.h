@@ -5,6 +5,8 @@
 #include "pks_arch.h"
 #include "pks_testing.h"
 
+#include <linux/atomic.h>
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
@@ -21,6 +23,7 @@ void pks_dax_guard_exit(void);
 
 /* enable.c */
 bool pks_cpu_supported(void);
+void pks_set_key_bits(int key, u32 bits);
 int pks_enable_all(void);
 void pks_disable_all(void);
 
@@ -32,10 +35,10 @@ void pks_disable_all(void);
 #define PKS_LEVELS		4
 
 /* boundary.c */
-u32 pks_win_pkrs(int level);
-void pks_win_set_key(int level, int key, u32 bits);
-void pks_win_set_task(u32 pkrs);
-void pks_win_drop_key(int key);
+u32 pks_level_pkrs(int level);
+void pks_level_set_key(int level, int key, u32 bits);
+void pks_level_set_task(u32 pkrs);
+void pks_level_drop_key(int key);
 bool pks_level_traced(int level);
 int pks_boundary_init(void);
 void pks_boundary_exit_all(void);
@@ -82,16 +85,67 @@ bool pks_key_fault_cb(int key, unsigned long address, bool write);
 bool pks_key_has_callback(int key);
 bool pks_key_owner(int key, char *owner, bool *has_cb);
 
-/* protect.c */
+/**
+ * struct pks_prot - one protected range
+ * @list: entry in pks_prots
+ * @start: physical start
+ * @len: length in bytes
+ * @key: the key tagging it
+ * @leaf_size: size of the direct-map pages mapping it
+ * @keyed_leaves: direct-map leaves found keyed after its last retag
+ * @dev: the dax device, referenced while protected
+ * @dax_dev: for fsdax, the block device's dax_device, referenced
+ * @fsdax: an fsdax namespace: @dev is its nd device
+ * @mode: enum pks_mode, read locklessly by the fault path
+ * @faults: stray accesses recorded on the range
+ * @users: one for the list, one per task window on the range; the range
+ *	is restored only once it drops to zero
+ * @name: its name
+ */
+struct dax_device;
+
+struct pks_prot {
+	struct list_head list;
+	phys_addr_t start;
+	u64 len;
+	int key;
+	unsigned long leaf_size;
+	long keyed_leaves;
+	struct device *dev;
+	struct dax_device *dax_dev;
+	bool fsdax;
+	u32 mode;
+	atomic64_t faults;
+	atomic_t users;
+	char name[PKS_NAME_LEN];
+};
+
+/* rangecheck.c: each check fills in @msg when it refuses. */
+__printf(3, 4) int pks_refuse(char *msg, int rc, const char *fmt, ...);
+bool pks_dev_alive(struct device *dev);
+int pks_check_memory(const struct pks_range *r, int type, char *msg);
+int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
+		      char *msg);
+int pks_check_blockdev(struct pks_range *r, struct pks_prot *p, char *msg);
+int pks_check_leaves(struct pks_prot *p, char *msg);
+
+/* directmap.c */
+int pks_addr_key(unsigned long address);
+void __pks_set_range_key(struct pks_prot *p, int key);
+
+/* protect.c; pks_lock is core.c's, which says what it guards. */
+extern struct mutex pks_lock;
 int __pks_set_mode(phys_addr_t start, u32 mode);
-struct pks_prot;
+struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len);
 struct pks_prot *pks_prot_at(unsigned long address, char *name, u64 *offset,
 			     int *mode);
 void pks_prot_count_fault(struct pks_prot *p);
 int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
-int pks_range_copy(struct pks_copy *a);
 void pks_protect_init(void);
 void pks_protect_exit(void);
+
+/* access.c */
+int pks_range_copy(struct pks_copy *a);
 
 /* log.c */
 void pks_log_init(void);
@@ -103,6 +157,13 @@ void pks_log_set_capture(bool active, bool logging);
 int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
 		    bool addresses);
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
+
+/* oops.c: the page_fault_oops() probe; steps for the fixup probe too. */
+struct pt_regs;
+bool pks_oops_init(void);
+void pks_oops_exit(void);
+void pks_allow_once(struct pt_regs *fregs, int key, u32 bits);
+int pks_retry(struct pt_regs *regs);
 
 /* faults.c */
 int pks_faults_init(void);

@@ -26,7 +26,7 @@ static void pks_task_load(u32 pkrs)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pks_win_set_task(pkrs);
+	pks_level_set_task(pkrs);
 	pks_write_pkrs(pkrs);
 	local_irq_restore(flags);
 }
@@ -117,7 +117,7 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits)
 
 	local_irq_save(flags);
 	t->pkrs = (t->pkrs & ~mask) | (bits << PKS_PKRS_SHIFT(key));
-	pks_win_set_task(t->pkrs);
+	pks_level_set_task(t->pkrs);
 	pks_set_key_bits(key, bits);
 	local_irq_restore(flags);
 }

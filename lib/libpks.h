@@ -381,8 +381,10 @@ int pks_panic_on_warn(void);
  * Built-in tests, in the test module pks_test.ko: its device is named by
  * $PKS_TEST_DEVICE or /dev/pks-test, opened at the first call that needs
  * it. pks_test_status() is 0 when it answers, -ENOENT when it is absent
- * (the module is not loaded), or why it cannot be opened. Names come from
- * the uapi header's PKS_TEST_CASES.
+ * (the module is not loaded), or why it cannot be opened. Ids, names,
+ * flags and results are those of the test module's uapi header,
+ * linux/pks_test.h, which is not installed: these calls are for pkstool
+ * and the project's own tests.
  */
 int pks_test_status(struct pks_ctx *ctx);
 const char *pks_test_device_path(struct pks_ctx *ctx);
@@ -391,7 +393,7 @@ const char *pks_test_get_name(unsigned int id);	/* NULL when unknown */
 uint32_t pks_test_get_flags(unsigned int id);
 /* @ns may be NULL; cases that need a devdax namespace then skip. */
 int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
-		 enum pks_test_result *result, char *message, size_t len);
+		 unsigned int *result, char *message, size_t len);
 
 #ifdef __cplusplus
 }

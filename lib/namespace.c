@@ -261,7 +261,8 @@ struct pks_ns *pks_ns_find(struct pks_ctx *ctx, const char *ident)
 		if (pks_ns_name_matches(ident, ns->name, ns->chardev,
 					ns->blockdev))
 			return ns;
-	return NULL;
+	/* The UUID ndctl list -N shows, which survives reboots. */
+	return pks_ns_find_by_uuid(ctx, ident);
 }
 
 const char *pks_ns_get_name(struct pks_ns *ns)

@@ -11,6 +11,9 @@
 
 #include "libpks-private.h"
 
+/* The stray flags only: the stray itself is test.c's. */
+#include <linux/pks_test.h>
+
 bool pks_ns_is_protected(struct pks_ns *ns)
 {
 	return ns->key >= 0;

@@ -14,6 +14,8 @@
 
 #include "libpks-private.h"
 
+#include <linux/pks_test.h>
+
 const char *pks_test_device_path(struct pks_ctx *ctx)
 {
 	return ctx->test_device;
@@ -73,7 +75,7 @@ uint32_t pks_test_get_flags(unsigned int id)
 }
 
 int pks_test_run(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
-		 enum pks_test_result *result, char *message, size_t len)
+		 unsigned int *result, char *message, size_t len)
 {
 	struct pks_test_run run = {
 		.size = sizeof(run),

@@ -28,6 +28,7 @@ fi
 if [ ! -x "$checkpatch" ]; then
 	echo "FAIL lint/checkpatch: cannot get checkpatch.pl from linux-source-6.1"
 else
+	# driver/test/ too: a pathspec's * matches across folders.
 	files=$(git ls-files 'driver/*.c' 'driver/*.h')
 	if out=$("$checkpatch" --no-tree --quiet --show-types -f $files 2>&1); then
 		echo "PASS lint/checkpatch"
@@ -35,6 +36,26 @@ else
 		echo "$out" >&2
 		echo "FAIL lint/checkpatch: see the report above"
 	fi
+fi
+
+# pks.ko's test-only exports (the PKS_TEST namespace) are the functions
+# pks_testing.h declares, each one used by the test module, and no
+# variable (a lock of the driver's) among them.
+ns_exports=$(sed -nE 's/^EXPORT_SYMBOL_NS_GPL\(([a-z0-9_]+), PKS_TEST\);/\1/p' \
+	driver/*.c | sort)
+ns_declared=$(sed -nE 's/^[a-z].*[ *](_*pks_[a-z0-9_]+)\(.*/\1/p' \
+	driver/pks_testing.h | sort)
+problems=
+d=$(diff <(echo "$ns_exports") <(echo "$ns_declared")) ||
+	problems="$problems exported/declared:[$(echo $d)]"
+for f in $ns_exports; do
+	grep -qw "$f" driver/test/*.c || problems="$problems unused:$f"
+done
+grep -q '^extern' driver/pks_testing.h && problems="$problems a-variable"
+if [ -n "$problems" ]; then
+	echo "FAIL lint/test-exports:$problems"
+else
+	echo "PASS lint/test-exports"
 fi
 
 kroot=$(tests/vm/fetch-kernel.sh 6.1 "$cache/kernels")
@@ -136,8 +157,11 @@ help_opts() {
 		tr -d ',' | sort
 }
 man_opts() {
-	local page=man/pkstool-$1.txt
-	grep -q 'include::common-options.txt' "$page" && page="$page man/common-options.txt"
+	local page=man/pkstool-$1.txt inc
+	# with the option files it includes (common-options.txt, ...)
+	for inc in $(sed -n 's/^include::\(.*-options\.txt\)\[\]$/\1/p' "$page"); do
+		page="$page man/$inc"
+	done
 	# "-f::" lines, then the "--force[=ARG]::" line they belong to
 	awk '/^-[[:alnum:]?]::$/ { s = s substr($0, 1, 2) " "; next }
 	     /^--[a-z][a-z-]*(=[^:]*)?::$/ { sub(/(=[^:]*)?::$/, ""); print s $0; s = ""; next }

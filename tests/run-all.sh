@@ -251,6 +251,14 @@ vm_cases() {
 		sub "vm-$k-nopks" tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
 }
 
+# vm_tag KERNEL CASE: what run-vm.sh calls the VM CASE runs in, vm-K-pks,
+# or vm-K-pks-SHAPE for a machine of another shape ("# vm-shape:")
+vm_tag() {
+	local shape
+	shape=$(sed -n 's/^# vm-shape: //p' "tests/vm/cases/$2.sh")
+	[ "${shape:-nfit}" = nfit ] && echo "vm-$1-pks" || echo "vm-$1-pks-$shape"
+}
+
 # judge_vms KERNEL: each of vm_cases' VMs against what it had to print:
 # one result per case it was given, and its boot (run-vm.sh names them
 # vm-K-pks/ or vm-K-nopks/ by CPU), derived from the case files above.
@@ -258,13 +266,11 @@ judge_vms() {
 	local k=$1 c next tag
 	judge "vm-$k-pks" "${shared[@]/#/vm-$k-pks/}" "vm-$k-pks/boot"
 	for c in "${own[@]}"; do
-		# run-vm.sh names a machine of another shape vm-K-pks-SHAPE.
-		tag=vm-$k-pks
-		shape=$(sed -n 's/^# vm-shape: //p' "tests/vm/cases/$c.sh")
-		[ "${shape:-nfit}" = nfit ] || tag=$tag-$shape
+		tag=$(vm_tag "$k" "$c")
 		judge "vm-$k-$c" "$tag/$c" "$tag/boot"
 		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
-		[ -n "$next" ] && judge "vm-$k-$next" "vm-$k-pks/$next" "vm-$k-pks/boot"
+		[ -n "$next" ] && tag=$(vm_tag "$k" "$next") &&
+			judge "vm-$k-$next" "$tag/$next" "$tag/boot"
 	done
 	[ ${#nopks[@]} -gt 0 ] &&
 		judge "vm-$k-nopks" "${nopks[@]/#/vm-$k-nopks/}" "vm-$k-nopks/boot"

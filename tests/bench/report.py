@@ -143,7 +143,8 @@ def cost_rows(runs):
 def task_rows(runs):
     """(figure, case, run, ns/op, baseline ns/op or None, PKRS writes/op,
     counted): the task-window and context-switch figures, one row per
-    measured variant; an op is a window or a context switch."""
+    measured variant; an op is a window, a context switch or a round of
+    the interrupt figure (one irq_work, and what else came meanwhile)."""
     out = []
     for run in runs:
         for r in run["records"]:
@@ -183,6 +184,20 @@ def task_rows(runs):
                      "%d writes in %d switches = 2 x %d switch-outs of "
                      "the holder" % (g["pkrs_writes"], g["switches"],
                                      g["holder_switches"]))]
+            elif r.get("figure") == "interrupt":
+                p, h = r["plain"], r["held"]
+                out += [
+                    ("interrupt", "no rights held", run, p["ns_per_round"],
+                     None, p["pkrs_writes_per_handler"],
+                     "%d writes in %d handlers (0); %d saw a key open (0)" %
+                     (p["pkrs_writes"], p["handlers"], p["leaked"])),
+                    ("interrupt", "the task holds a task window", run,
+                     h["ns_per_round"], p["ns_per_round"],
+                     h["pkrs_writes_per_handler"],
+                     "%d writes in %d handlers (2 each, 0 when nested), "
+                     "%d irq_works; %d saw a key open (0)" %
+                     (h["pkrs_writes"], h["handlers"], r["rounds"],
+                      h["leaked"]))]
     return out
 
 
@@ -217,8 +232,9 @@ def plot_task(outdir, rows):
             "set terminal png size 1000,500",
             "set output '%s'" % png,
             "set title '%s (TCG: times do not predict hardware)'" % fig,
-            "set ylabel 'ns per %s'" %
-            ("window" if fig == "task window" else "switch"),
+            "set ylabel 'ns per %s'" % {"task window": "window",
+                                        "interrupt": "round"}.get(
+                                            fig, "switch"),
             "set style data histograms", "set style fill solid 0.8",
             "set xtics rotate by -15", "set rmargin 16",
             "set yrange [0:*]", "set key top left",
@@ -329,8 +345,10 @@ def markdown(runs, table, cost, task):
                           on["min"], on["max"], off["median"], off["min"],
                           off["max"], entries, leaf >> 10))
     if task:
-        lines += ["", "Task windows (per window) and context switches (per "
-                  "switch), on kernel threads bound to one CPU:", "",
+        lines += ["", "Task windows (per window), context switches (per "
+                  "switch) and interrupts (per irq_work round; PKRS "
+                  "writes per handler), on kernel threads bound to one "
+                  "CPU:", "",
                   "| figure | case | kernel | vCPUs | time | over its "
                   "baseline | PKRS writes per op | counted (asserted) |",
                   "|---|---|---|---|---|---|---|---|"]

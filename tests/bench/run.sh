@@ -9,7 +9,8 @@
 # predict hardware; the event counts, asserted by the case, do. Each
 # figure's progress line is shown while the VM runs it.
 # BENCH_FIGURES=NAME+NAME... runs only those figures of guard, task-window,
-# switch, pvm, user, ext4, unrelated and cost (the README table then holds only them).
+# switch, irq, pvm, user, ext4, unrelated and cost (the README table then
+# holds only them).
 #
 # On a host whose CPU has PKS (and whose kernel's build tree is installed),
 # BENCH_HOST=1 measures the guard-window figure on the host kernel instead:

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "libpks.h"
+#include <linux/pks_test.h>
 #include "run_cmd.h"
 
 #define NO_DEVICE "/nonexistent/pks"
@@ -252,6 +253,28 @@ Test(cli, names_and_all_conflict)
 {
 	RUN(&res, NO_DEVICE, "enable", "--all", "dax0.0");
 	cr_expect_eq(res.status, 2);
+}
+
+/*
+ * The filters are list's, enable's and disable's; --from-config takes the
+ * records as they are, so a filter there is a usage error. The control:
+ * the same filters without --from-config parse (the driver is missing).
+ */
+Test(cli, filters_where_they_apply)
+{
+	RUN(&res, NO_DEVICE, "enable", "--from-config", "-r", "region0");
+	cr_expect_eq(res.status, 2, "%s", res.err);
+	cr_expect(strstr(res.err, "no --all, --persist, --mode, --region or --memdev"),
+		  "%s", res.err);
+	RUN(&res, NO_DEVICE, "enable", "--from-config", "--memdev", "mem0");
+	cr_expect_eq(res.status, 2, "%s", res.err);
+	RUN(&res, NO_DEVICE, "enable", "--all", "-r", "cxl/region0",
+	    "--memdev", "mem0");
+	cr_expect_eq(res.status, 77, "%s", res.err);
+	RUN(&res, NO_DEVICE, "disable", "--all", "--memdev", "mem0");
+	cr_expect_eq(res.status, 0, "%s", res.err);
+	RUN(&res, NO_DEVICE, "faults", "--memdev", "mem0");
+	cr_expect_eq(res.status, 2, "%s", res.err);
 }
 
 Test(cli, force_is_for_enable_only)

@@ -12,6 +12,7 @@
 #include <syslog.h>
 
 #include "libpks.h"
+#include <linux/pks_test.h>
 
 Test(libpks, test_names_round_trip)
 {
@@ -61,7 +62,7 @@ static struct pks_ctx *ctx_for(const char *device)
 Test(libpks, absent_device)
 {
 	struct pks_ctx *ctx = ctx_for("/nonexistent/pks");
-	enum pks_test_result result;
+	unsigned int result;
 
 	cr_expect_str_eq(pks_device_path(ctx), "/nonexistent/pks");
 	cr_expect_eq(pks_driver_status(ctx), -ENOENT);
@@ -80,7 +81,7 @@ Test(libpks, absent_device)
 Test(libpks, wrong_device)
 {
 	struct pks_ctx *ctx = ctx_for("/dev/null");
-	enum pks_test_result result;
+	unsigned int result;
 	char msg[8] = "x";
 
 	cr_expect_eq(pks_driver_status(ctx), -ENOTTY);
@@ -94,7 +95,7 @@ Test(libpks, wrong_device)
 Test(libpks, absent_test_module)
 {
 	struct pks_ctx *ctx = ctx_for2("/dev/null", "/nonexistent/pks-test");
-	enum pks_test_result result;
+	unsigned int result;
 
 	cr_expect_str_eq(pks_test_device_path(ctx), "/nonexistent/pks-test");
 	cr_expect_eq(pks_test_status(ctx), -ENOENT);

@@ -200,11 +200,105 @@ cxl_create_region() {
 		fail "cxl create-region failed"
 	CXL_REGION=$(echo "$json" | jq -r 'if type == "array" then .[0] else . end | .region')
 	for i in $(seq 60); do
-		CXL_ND_REGION=$(ndctl list -R -b CXL | jq -r '.[0].dev // empty')
+		# -i: a region whose labels are from an earlier one
+		# stays disabled (cxl_relabel)
+		CXL_ND_REGION=$(ndctl list -R -i -b CXL | jq -r '.[0].dev // empty')
 		[ -n "$CXL_ND_REGION" ] && break
 		sleep 0.5
 	done
 	[ -n "$CXL_REGION" ] && [ -n "$CXL_ND_REGION" ] ||
 		fail "no region after cxl create-region: $json"
 	echo "cxl region $CXL_REGION is nvdimm $CXL_ND_REGION"
+}
+
+# --- CXL and shared-proof helpers (cxl2 branch) ---
+
+# integrity_proof NS: the libpmem2 data-integrity proof on the devdax
+# namespace NS: with protection, 1000 stray kernel writes all refused and
+# the pattern intact while user space keeps writing; without it (the
+# control), the same writes corrupt it. Fails the case otherwise.
+integrity_proof() {
+	local out rc
+	out=$(pks-integrity "$1" 1000)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || fail "pks-integrity $1 exited $rc"
+	echo "$out" | grep -q '^protected: 1000 of 1000 stray writes refused, 0 words damaged, user write ok, guarded read ok$' ||
+		fail "integrity on $1: protected phase"
+	echo "$out" | grep -Eq '^control: 0 of 1000 stray writes refused, [1-9][0-9]* words damaged$' ||
+		fail "integrity on $1: control phase"
+}
+
+# need_cxl [SHAPE]: skip unless the machine has a CXL device (SHAPE:
+# exactly that machine shape)
+need_cxl() {
+	case ${PKSTEST_SHAPE:-} in
+	${1:-cxl*}) ;;
+	*) skip "not a ${1:-CXL} machine (pkstest.shape=${PKSTEST_SHAPE:-})" ;;
+	esac
+}
+
+# cxl_relabel: fresh namespace labels on the CXL nvdimm region
+# CXL_ND_REGION (cxl_create_region), which comes up without namespaces
+# when its labels are from an earlier region ("invalid
+# interleave-set-cookie": a region re-created after a power-off, or after
+# cxl destroy-region). What is on the media stays.
+cxl_relabel() {
+	local nmem cmd out
+	nmem=$(ndctl list -D -r "$CXL_ND_REGION" | jq -r '.[0].dev // empty')
+	[ -n "$nmem" ] || fail "no nvdimm under $CXL_ND_REGION"
+	for cmd in "disable-region $CXL_ND_REGION" "zero-labels $nmem" \
+		   "init-labels -f $nmem" "enable-region $CXL_ND_REGION"; do
+		# shellcheck disable=SC2086
+		out=$(ndctl $cmd 2>&1) ||
+			fail "cannot relabel $nmem of $CXL_ND_REGION: ndctl $cmd: $out"
+	done
+	echo "relabelled $nmem of $CXL_ND_REGION"
+}
+
+# cxl_as_region0: on the CXL machine shape, the CXL region, which is then
+# the nvdimm region0 that setup_namespaces (and the NVDIMM cases that
+# use it) work on: those cases run unchanged on CXL persistent memory.
+cxl_as_region0() {
+	need_cxl cxl
+	cxl_create_region
+	[ "$CXL_ND_REGION" = region0 ] ||
+		fail "the CXL region is $CXL_ND_REGION, not region0"
+	expect_eq "region0's provider" \
+		"$(ndctl list -R -r region0 -b CXL | jq -r '.[0].dev // empty')" region0
+}
+
+# cxl_namespaces: a 256 MiB devdax namespace (2 MiB aligned) and a 512
+# MiB fsdax one on CXL_ND_REGION (cxl_create_region); sets CXL_DAX_NS,
+# CXL_DAX (its dax device), CXL_FSDAX_NS, CXL_BLK (its pmem device) and
+# CXL_DAX_UUID, CXL_FSDAX_UUID (ndctl list -N's uuid).
+cxl_namespaces() {
+	local ns
+	ndctl create-namespace -r "$CXL_ND_REGION" -m devdax -a 2M -s 256M >/dev/null ||
+		fail "devdax namespace on $CXL_ND_REGION"
+	ndctl create-namespace -r "$CXL_ND_REGION" -m fsdax -s 512M >/dev/null ||
+		fail "fsdax namespace on $CXL_ND_REGION"
+	ns=$(ndctl list -N -r "$CXL_ND_REGION")
+	CXL_DAX_NS=$(echo "$ns" | jq -r '.[] | select(.mode == "devdax") | .dev')
+	CXL_DAX=$(echo "$ns" | jq -r '.[] | select(.mode == "devdax") | .chardev')
+	CXL_DAX_UUID=$(echo "$ns" | jq -r '.[] | select(.mode == "devdax") | .uuid')
+	CXL_FSDAX_NS=$(echo "$ns" | jq -r '.[] | select(.mode == "fsdax") | .dev')
+	CXL_BLK=$(echo "$ns" | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+	CXL_FSDAX_UUID=$(echo "$ns" | jq -r '.[] | select(.mode == "fsdax") | .uuid')
+	[ -c "/dev/$CXL_DAX" ] && [ -b "/dev/$CXL_BLK" ] ||
+		fail "no devices for the namespaces on $CXL_ND_REGION: $ns"
+	echo "on CXL $CXL_REGION (nvdimm $CXL_ND_REGION): $CXL_DAX_NS $CXL_DAX $CXL_DAX_UUID, $CXL_FSDAX_NS $CXL_BLK $CXL_FSDAX_UUID"
+}
+
+# mount_raw_disk [new]: an ext4 on the raw namespace RAW_NS
+# (setup_namespaces) at /disk, standing in for the root disk across the
+# boots of a reboot pair; "new" makes the file system first.
+mount_raw_disk() {
+	local disk
+	disk=/dev/$(ndctl list -N -n "$RAW_NS" | jq -r '.[0].blockdev')
+	[ -b "$disk" ] || fail "no block device for the raw namespace $RAW_NS"
+	if [ "${1:-}" = new ]; then
+		mkfs.ext4 -q -F "$disk" || fail "mkfs.ext4 $disk failed"
+	fi
+	mkdir -p /disk && mount "$disk" /disk || fail "mount $disk failed"
 }

@@ -112,7 +112,7 @@ case $shape in
 esac
 case $shape in
 cxl*)
-	machine+=(-object memory-backend-file,id=cxl-mem0,share=on,mem-path="$out/cxl-pmem0.img",size=1G
+	machine+=(-object memory-backend-file,id=cxl-mem0,share=on,mem-path="$out/cxl-pmem0.img",size=2G
 		  -object memory-backend-file,id=cxl-lsa0,share=on,mem-path="$out/cxl-lsa0.img",size=256M
 		  -device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
 		  -device cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2
@@ -132,7 +132,7 @@ cxl_files() {
 	if [ -z "$keep" ]; then
 		rm -f "$out/cxl-pmem0.img" "$out/cxl-lsa0.img"
 	fi
-	[ -f "$out/cxl-pmem0.img" ] || truncate -s 1G "$out/cxl-pmem0.img"
+	[ -f "$out/cxl-pmem0.img" ] || truncate -s 2G "$out/cxl-pmem0.img"
 	[ -f "$out/cxl-lsa0.img" ] || truncate -s 256M "$out/cxl-lsa0.img"
 }
 

@@ -11,6 +11,10 @@
  * pks-bench switch [ROUNDS]: ROUNDS (default 1000) round trips between two
  * kernel threads on one CPU, holding no rights, then with the first
  * holding a task window, as one JSON object.
+ *
+ * pks-bench irq [ROUNDS]: ROUNDS (default 1000) interrupts (an irq_work)
+ * on a kernel thread's CPU while it holds no rights, and as many while it
+ * holds a task window, taking turns, as one JSON object.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/pks.h>
+#include <linux/pks_test.h>
 
 static double per(unsigned long long n, unsigned long long d)
 {
@@ -88,6 +93,29 @@ static void print_switch(const struct pks_bench *b)
 	printf("}\n");
 }
 
+static void print_irq_run(const char *name, const struct pks_bench_irq *r,
+			  unsigned int rounds)
+{
+	printf("\"%s\": {\"ns_per_round\": %.0f, \"handlers\": %llu, "
+	       "\"pkrs_writes\": %llu, \"leaked\": %llu, "
+	       "\"pkrs_writes_per_handler\": %.2f}",
+	       name, per(r->ns, rounds),
+	       (unsigned long long)r->handlers,
+	       (unsigned long long)r->pkrs_writes,
+	       (unsigned long long)r->leaked,
+	       per(r->pkrs_writes, r->handlers));
+}
+
+static void print_irq(const struct pks_bench *b)
+{
+	printf("{\"figure\": \"interrupt\", \"rounds\": %u, ",
+	       b->iterations);
+	print_irq_run("plain", &b->irq_plain, b->iterations);
+	printf(", ");
+	print_irq_run("held", &b->irq_held, b->iterations);
+	printf("}\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct pks_bench b = { .size = sizeof(b) };
@@ -98,6 +126,9 @@ int main(int argc, char **argv)
 		arg = 2;
 	} else if (argc > 1 && !strcmp(argv[1], "switch")) {
 		b.figure = PKS_BENCH_SWITCH;
+		arg = 2;
+	} else if (argc > 1 && !strcmp(argv[1], "irq")) {
+		b.figure = PKS_BENCH_IRQ;
 		arg = 2;
 	}
 	b.iterations = argc > arg ? atoi(argv[arg]) :
@@ -116,6 +147,8 @@ int main(int argc, char **argv)
 		print_task(&b);
 	else if (b.figure == PKS_BENCH_SWITCH)
 		print_switch(&b);
+	else if (b.figure == PKS_BENCH_IRQ)
+		print_irq(&b);
 	else
 		print_guard(&b);
 	close(fd);

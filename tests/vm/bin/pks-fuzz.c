@@ -38,6 +38,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/pks.h>
+#include <linux/pks_test.h>
 
 #define SCRATCH_LEN	8192
 #define NOBODY		65534

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "libpks.h"
+#include <linux/pks_test.h>
 
 #define SPAN (64ULL << 20)	/* bytes of the device the pattern covers */
 

@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/pks.h>
+#include <linux/pks_test.h>
 
 static int open_or_exit(const char *path)
 {

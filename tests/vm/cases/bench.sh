@@ -11,8 +11,8 @@
 # protected against unprotected; enable and disable against the
 # namespace's size. The event counts are checked; the times are reported,
 # never asserted. BENCH_FIGURES=NAME+NAME... (make bench passes it through
-# PKSTEST_ENV) runs only those of guard, task-window, switch, pvm, user,
-# ext4, unrelated and cost.
+# PKSTEST_ENV) runs only those of guard, task-window, switch, irq, pvm,
+# user, ext4, unrelated and cost.
 . /tests/lib.sh
 
 # want FIGURE WHAT: whether to run FIGURE; if so, say so on the console
@@ -87,6 +87,32 @@ if want switch "context switches, $n round trips on one CPU, no rights held, the
 	expect_eq "no rights held: PKRS writes skipped" "$(v plain.pkrs_skips)" 0
 	expect_eq "task window held: PKRS writes (2 per switch-out of its holder)" \
 		"$(v granted.pkrs_writes)" $((2 * $(v granted.holder_switches)))
+fi
+
+# Interrupts: a kernel thread bound to one CPU queues an irq_work there
+# and spins until it ran, round after round, holding no rights, then
+# holding a task window around the round. With nothing held, an
+# interrupt boundary writes PKRS zero times. With a window held, each
+# handler entered from the task costs two writes (the default in, the
+# window's rights out) and a handler nested in another none, so the
+# writes are at most two per handler counted on the CPU, and at least
+# two per irq_work. In either case the irq_work itself must find the
+# default in the register.
+n=1000
+if want irq "interrupts on one CPU, $n with no rights held, $n with a task window held"; then
+	out=$(pks-bench irq $n) || fail "pks-bench irq"
+	echo "$out"
+	v() { echo "$out" | jq ".$1"; }
+	expect_eq "no rights held: PKRS writes at interrupt boundaries" "$(v plain.pkrs_writes)" 0
+	for run in plain held; do
+		expect_eq "$run: irq_works that found PKRS other than the default" "$(v $run.leaked)" 0
+		[ "$(v $run.handlers)" -ge $n ] ||
+			fail "$run: $(v $run.handlers) handlers counted for $n irq_works"
+	done
+	w=$(v held.pkrs_writes) h=$(v held.handlers)
+	[ "$w" -ge $((2 * n)) ] && [ "$w" -le $((2 * h)) ] ||
+		fail "task window held: $w PKRS writes, expected 2 per irq_work ($((2 * n))) to 2 per handler ($((2 * h)))"
+	echo "ok: task window held: $w PKRS writes for $h handlers ($(v held.pkrs_writes_per_handler) each)"
 fi
 
 # process_vm_readv: unprotected nothing is probed; protected, each call

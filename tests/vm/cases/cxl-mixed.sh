@@ -12,10 +12,7 @@
 # plain stray through, reported.
 . /tests/lib.sh
 
-case ${PKSTEST_SHAPE:-} in
-cxl+nfit) ;;
-*) skip "not a machine with an NVDIMM and CXL (pkstest.shape=${PKSTEST_SHAPE:-})" ;;
-esac
+need_cxl cxl+nfit
 load_pks
 # The NVDIMM's namespaces first, while its region is the only one.
 setup_namespaces

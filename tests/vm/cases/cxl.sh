@@ -21,25 +21,13 @@
 
 nobody() { su -s /bin/sh nobody -c "$*"; }
 
-case ${PKSTEST_SHAPE:-} in
-cxl*) ;;
-*) skip "not a machine with CXL (pkstest.shape=${PKSTEST_SHAPE:-})" ;;
-esac
+need_cxl
 load_pks
 cxl_create_region
-ndctl create-namespace -r "$CXL_ND_REGION" -m devdax -a 2M -s 256M >/dev/null ||
-	fail "devdax namespace on $CXL_ND_REGION"
-ndctl create-namespace -r "$CXL_ND_REGION" -m fsdax -s 512M >/dev/null ||
-	fail "fsdax namespace on $CXL_ND_REGION"
-ns_of() {
-	ndctl list -N -r "$CXL_ND_REGION" | jq -r ".[] | select(.mode == \"$1\") | .dev"
-}
-DAX_NS=$(ns_of devdax) FSDAX_NS=$(ns_of fsdax)
-dax=$(ns_json "$DAX_NS" .chardev)
-blk=$(ns_json "$FSDAX_NS" .blockdev)
-[ -c "/dev/$dax" ] && [ -b "/dev/$blk" ] ||
-	fail "no devices for $DAX_NS ($dax) and $FSDAX_NS ($blk)"
-echo "on CXL $CXL_REGION (nvdimm $CXL_ND_REGION): $DAX_NS $dax, $FSDAX_NS $blk"
+cxl_namespaces
+DAX_NS=$CXL_DAX_NS FSDAX_NS=$CXL_FSDAX_NS dax=$CXL_DAX blk=$CXL_BLK
+expect_eq "list: $DAX_NS's dax device" "$(ns_json "$DAX_NS" .chardev)" "$dax"
+expect_eq "list: $FSDAX_NS's block device" "$(ns_json "$FSDAX_NS" .blockdev)" "$blk"
 # The CXL region's memdevs as the cxl tool lists them.
 memdevs=$(cxl list -R -T -r "$CXL_REGION" | jq -c '[.[0].mappings[].memdev]')
 expect_eq "cxl list: $CXL_REGION memdevs" "$memdevs" '["mem0"]'
@@ -71,14 +59,7 @@ expect_eq "control: the stray landed" "$(unprotected_read $((start + 0x1000)))" 
 expect_eq "control: nothing recorded" "$(last_seq)" "$seq0"
 # The integrity proof: 1000 strays refused under protection, and the
 # same writes corrupting the pattern without it.
-out=$(pks-integrity "$DAX_NS" 1000)
-rc=$?
-echo "$out"
-[ $rc -eq 0 ] || fail "pks-integrity exited $rc"
-echo "$out" | grep -q '^protected: 1000 of 1000 stray writes refused, 0 words damaged, user write ok, guarded read ok$' ||
-	fail "integrity: protected phase"
-echo "$out" | grep -Eq '^control: 0 of 1000 stray writes refused, [1-9][0-9]* words damaged$' ||
-	fail "integrity: control phase"
+integrity_proof "$DAX_NS"
 expect_rc 0 pks-ioctl stray $((start + 0x1000)) write 0x1111
 pkstool enable --mode=strict "$dax" || fail "enable $dax"
 expect_eq "$dax protected" "$(ns_json "$DAX_NS" '[.protected, .protection_mode] | @json')" '[true,"strict"]'

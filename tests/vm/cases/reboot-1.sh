@@ -12,10 +12,7 @@
 kver=$(uname -r)
 unload_pks
 setup_namespaces
-disk=/dev/$(ndctl list -N -n "$RAW_NS" | jq -r '.[0].blockdev')
-[ -b "$disk" ] || fail "no block device for the raw namespace $RAW_NS"
-mkfs.ext4 -q -F "$disk" || fail "mkfs.ext4 $disk failed"
-mkdir -p /disk && mount "$disk" /disk || fail "mount $disk failed"
+mount_raw_disk new
 # What make install (through DKMS) and --persist write, on the "disk".
 mkdir -p "/disk/lib/modules/$kver/updates/dkms" /disk/etc/pkstool
 cp /lib/modules/pks.ko /lib/modules/pks_test.ko "/disk/lib/modules/$kver/updates/dkms/"

@@ -10,8 +10,7 @@
 kver=$(uname -r)
 [ -e /dev/pks ] && fail "/dev/pks exists before anything loaded it"
 setup_namespaces
-disk=/dev/$(ndctl list -N -n "$RAW_NS" | jq -r '.[0].blockdev')
-mkdir -p /disk && mount "$disk" /disk || fail "no disk from the first boot ($disk)"
+mount_raw_disk
 [ -f /disk/etc/pkstool/protect.conf ] || fail "no records from the first boot"
 rm -rf /etc/pkstool "/lib/modules/$kver"
 ln -s /disk/etc/pkstool /etc/pkstool

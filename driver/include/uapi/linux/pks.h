@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * pks.h - the ABI of /dev/pks, the pkstool protection-keys driver, and of
- * /dev/pks-test, its test module's device.
+ * pks.h - the ABI of /dev/pks, the pkstool protection-keys driver. The
+ * test module's device, /dev/pks-test, speaks pks_test.h, which builds on
+ * this one and is not installed.
  *
  * This header is the only definition of the ABI: the driver and libpks both
  * include it. Structures start with their size, which the caller sets to
@@ -104,46 +105,6 @@ struct pks_info {
 #define PKS_INFO_F_FAULT_HOOK	(1u << 1)	/* callbacks, relaxed mode */
 #define PKS_INFO_F_FAULT_LOG	(1u << 2)	/* faults are recorded */
 
-/*
- * Built-in test cases, as in cxl_mem.h: each user defines ___PKS_T(id,
- * name, flags) to pick what it needs, and PKS_TEST_CASES expands to a
- * braced list of it, usable as an enum body or an array initializer.
- * Add new cases just before NR, which stays last: the numbers are ABI.
- */
-#define PKS_TEST_CASES {						\
-	___PKS_T(CHECK_DEFAULTS, "check-defaults", 0),			\
-	___PKS_T(SINGLE_KEY, "single-key", 0),				\
-	___PKS_T(CONTEXT_SWITCH, "context-switch", 0),			\
-	___PKS_T(EXCEPTION, "exception", 0),				\
-	___PKS_T(FAULT_CALLBACK, "fault-callback", 0),			\
-	___PKS_T(ALL_KEYS, "all-keys", PKS_TEST_F_NOT_IN_ALL),		\
-	___PKS_T(CRASH, "crash", PKS_TEST_F_NOT_IN_ALL | PKS_TEST_F_CRASHES), \
-	___PKS_T(PROTECT, "protect", PKS_TEST_F_NEEDS_DAX),		\
-	___PKS_T(STRAY_WRITE, "stray-write", PKS_TEST_F_NEEDS_DAX),	\
-	___PKS_T(UNCLAIMED, "unclaimed", 0),				\
-	___PKS_T(RESUME, "resume", 0),					\
-	___PKS_T(NMI, "nmi", 0),					\
-	___PKS_T(KEY_FREE, "key-free", 0),				\
-	___PKS_T(IPI_RACE, "ipi-race", 0),				\
-	___PKS_T(BOUNDARY, "boundary", PKS_TEST_F_NEEDS_DAX),		\
-	___PKS_T(NR, "", 0)						\
-}
-
-#define PKS_TEST_F_NOT_IN_ALL	(1u << 0)	/* run only when named */
-#define PKS_TEST_F_CRASHES	(1u << 1)	/* oopses the caller */
-#define PKS_TEST_F_NEEDS_DAX	(1u << 2)	/* needs a device-dax range */
-
-#define ___PKS_T(id, name, flags) PKS_TEST_##id
-enum pks_test_id PKS_TEST_CASES;
-#undef ___PKS_T
-
-enum pks_test_result {
-	PKS_RESULT_PASS = 0,
-	PKS_RESULT_FAIL = 1,
-	PKS_RESULT_SKIP = 2,
-	PKS_RESULT_ARMED = 3,	/* crash test armed; run it again to crash */
-};
-
 /**
  * struct pks_range - a device-dax range, as given to the driver
  * @addr: user address of a shared mapping of the dax device's range
@@ -158,24 +119,6 @@ struct pks_range {
 	__u64 addr;
 	__u64 start;
 	__u64 len;
-};
-
-/**
- * struct pks_test_run - run one built-in test, PKS_IOC_RUN_TEST
- * @size: in: sizeof(struct pks_test_run)
- * @test: in: enum pks_test_id
- * @result: out: enum pks_test_result
- * @rsvd: must be zero
- * @range: in: the device-dax range, for PKS_TEST_F_NEEDS_DAX cases
- * @message: out: NUL-terminated reason for a failure or skip
- */
-struct pks_test_run {
-	__u32 size;
-	__u32 test;
-	__u32 result;
-	__u32 rsvd;
-	struct pks_range range;
-	char message[PKS_MESSAGE_LEN];
 };
 
 #define PKS_NAME_LEN		32
@@ -248,8 +191,8 @@ struct pks_list {
 };
 
 /**
- * struct pks_copy - an access to namespace memory, PKS_IOC_COPY and
- *	PKS_TEST_IOC_STRAY
+ * struct pks_copy - an access to namespace memory, PKS_IOC_COPY (and
+ *	pks_test.h's PKS_TEST_IOC_STRAY)
  * @size: in: sizeof(struct pks_copy)
  * @flags: in: PKS_COPY_F_* flags
  * @start: in: physical address inside one protected range
@@ -258,13 +201,6 @@ struct pks_list {
  * @done: out: bytes copied before the access stopped
  *
  * PKS_IOC_COPY opens an access window, as a legitimate user would.
- * PKS_TEST_IOC_STRAY accesses the memory with no window, as a stray
- * pointer would: with PKS_COPY_F_UNGUARDED through fault-safe helpers
- * (on a protected range that fails with -EFAULT), with PKS_COPY_F_PLAIN
- * with plain loads and stores of one 8-byte word (in strict mode the
- * fault oopses the caller, in relaxed mode the access completes). Strays
- * may also target unprotected device-dax or fsdax memory, for control
- * runs, and nothing else; @start and @len are multiples of 8.
  */
 struct pks_copy {
 	__u32 size;
@@ -296,121 +232,8 @@ enum pks_mode {
  */
 #define PKS_PROTECT_F_BLOCKDEV	(1u << 1)
 #define PKS_COPY_F_WRITE	(1u << 0)
-#define PKS_COPY_F_UNGUARDED	(1u << 1)
-#define PKS_COPY_F_PLAIN	(1u << 2)	/* unguarded, not fault-safe */
-/*
- * With PKS_COPY_F_PLAIN: move one word from physical @buf to physical
- * @start with a single instruction (movsq), touching two ranges at once,
- * as a stray memcpy between two namespaces would.
- */
-#define PKS_COPY_F_MOVE		(1u << 3)
+/* Bits 1 to 3 are pks_test.h's, for PKS_TEST_IOC_STRAY. */
 #define PKS_COPY_MAX		(1u << 20)
-
-/**
- * struct pks_bench_switch - one run of the context-switch figure: two
- *	kernel threads bound to one CPU hand a token back and forth
- * @ns: time for all the round trips
- * @switches: context switches on that CPU: both threads' switch-outs
- * @holder_switches: those of the first thread, the one that holds a task
- *	window in the granted run
- * @pkrs_writes: PKRS writes on that CPU meanwhile
- * @pkrs_skips: redundant PKRS writes skipped on it meanwhile
- */
-struct pks_bench_switch {
-	__u64 ns;
-	__u64 switches;
-	__u64 holder_switches;
-	__u64 pkrs_writes;
-	__u64 pkrs_skips;
-};
-
-/**
- * struct pks_bench - a benchmark figure of /dev/pks-test, PKS_TEST_IOC_BENCH,
- *	run on the caller's current CPU
- * @size: in: sizeof(struct pks_bench)
- * @iterations: in: accesses per method, 1..1000000 (for
- *	PKS_BENCH_TASK_WINDOW, windows per loop; for PKS_BENCH_SWITCH, round
- *	trips per run, up to PKS_BENCH_MAX_ROUNDS)
- * @window_ns: out: time for @iterations guard windows: open, write, close
- * @window_pkrs_writes: out: PKRS writes those made
- * @redundant_pkrs_writes: out: PKS_BENCH_GUARD: PKRS writes made by
- *	@iterations opens of an already open key
- * @pte_ns: out: PKS_BENCH_GUARD: time for @iterations of the alternative
- *	without PKS: make the buffer writable (a PTE change per page, one TLB
- *	flush on every CPU), write, make it inaccessible again (the same again)
- * @pte_updates: out: PTE writes those made
- * @tlb_flushes: out: TLB flushes they made (one per CPU per change)
- * @access_bytes: in: PKS_BENCH_GUARD: bytes each access writes, a multiple
- *	of 8 up to PKS_BENCH_MAX_BYTES; 0 means 8. The buffer spans as many
- *	pages. @iterations times @access_bytes is at most PKS_BENCH_MAX_TOTAL.
- *	Other figures write 8 bytes and take 0 only.
- * @figure: in: enum pks_bench_figure
- * @sleep_us: in: PKS_BENCH_TASK_WINDOW: how long each sleeping window
- *	sleeps, up to PKS_BENCH_MAX_SLEEP_US; 0 means 50. @iterations times
- *	@sleep_us is at most PKS_BENCH_MAX_SLEEP_TOTAL_US. Others take 0.
- * @rsvd: in: 0
- * @task_ns: out: PKS_BENCH_TASK_WINDOW: time for @iterations task windows
- *	that do not sleep (open, write, close), on a kernel thread bound to
- *	the CPU
- * @task_pkrs_writes: out: PKRS writes on that CPU meanwhile
- * @task_switches: out: the thread's switch-outs inside those windows
- * @sleep_ns: out: time for @iterations sleeps of @sleep_us, no window
- * @sleep_pkrs_writes: out: PKRS writes on the CPU meanwhile
- * @sleep_window_ns: out: time for @iterations task windows that each sleep
- *	@sleep_us (open, write, sleep, close)
- * @sleep_window_pkrs_writes: out: PKRS writes on the CPU meanwhile
- * @sleep_window_switches: out: the thread's switch-outs inside them
- * @plain: out: PKS_BENCH_SWITCH with neither thread holding rights
- * @granted: out: PKS_BENCH_SWITCH with the first thread holding a task
- *	window open for the whole run
- */
-struct pks_bench {
-	__u32 size;
-	__u32 iterations;
-	__u64 window_ns;
-	__u64 window_pkrs_writes;
-	__u64 redundant_pkrs_writes;
-	__u64 pte_ns;
-	__u64 pte_updates;
-	__u64 tlb_flushes;
-	__u32 access_bytes;
-	__u32 figure;
-	__u32 sleep_us;
-	__u32 rsvd;
-	__u64 task_ns;
-	__u64 task_pkrs_writes;
-	__u64 task_switches;
-	__u64 sleep_ns;
-	__u64 sleep_pkrs_writes;
-	__u64 sleep_window_ns;
-	__u64 sleep_window_pkrs_writes;
-	__u64 sleep_window_switches;
-	struct pks_bench_switch plain;
-	struct pks_bench_switch granted;
-};
-
-/**
- * enum pks_bench_figure - what PKS_TEST_IOC_BENCH measures
- * @PKS_BENCH_GUARD: a guard window against a PTE change with a TLB flush
- *	on every CPU
- * @PKS_BENCH_TASK_WINDOW: a guard window, a task window, a sleep, and a
- *	task window around a sleep, taking turns round by round
- * @PKS_BENCH_SWITCH: context switches between two threads on one CPU,
- *	with no rights held and with the first thread holding a task window,
- *	the two runs taking turns in blocks of round trips
- */
-enum pks_bench_figure {
-	PKS_BENCH_GUARD,
-	PKS_BENCH_TASK_WINDOW,
-	PKS_BENCH_SWITCH,
-	PKS_BENCH_NR
-};
-
-#define PKS_BENCH_MAX_BYTES	(2u << 20)
-#define PKS_BENCH_MAX_TOTAL	(1ull << 30)
-#define PKS_BENCH_MAX_ROUNDS	100000
-#define PKS_BENCH_MAX_SLEEP_US	10000
-#define PKS_BENCH_MAX_SLEEP_TOTAL_US	(30u * 1000 * 1000)
 
 #define PKS_FAULT_STACK		6
 #define PKS_SYM_LEN		64
@@ -520,8 +343,10 @@ struct pks_set_mode {
  * Why a kernel access to a protected namespace was let through. There is
  * no list of kernel functions: a protection-key fault on a protected page
  * is judged when it happens (see legit.c), and a grant lasts only as long
- * as the context that faulted runs uninterrupted. Same X-macro scheme as
- * PKS_TEST_CASES; the numbers are ABI, append before NR only.
+ * as the context that faulted runs uninterrupted. An X-macro, as in
+ * cxl_mem.h: each user defines ___PKS_P(id, name) to pick what it needs,
+ * and PKS_GRANT_RULES expands to a braced list of it, usable as an enum
+ * body or an array initializer; the numbers are ABI, append before NR only.
  */
 #define PKS_GRANT_RULES {						\
 	___PKS_P(HELD, "held-page"),	/* pinned: GUP, pipe, bio, skb */ \
@@ -595,8 +420,9 @@ struct pks_grants {
  * What pks.ko holds right now, counted by the driver itself (stock
  * kernels have no kmemleak): each must be back to zero once every
  * namespace is unprotected and no file or task uses the driver (probes
- * stay placed until unload). As with PKS_TEST_CASES, each user defines
- * ___PKS_A(id, name); add new kinds just before NR.
+ * stay placed until unload). As with PKS_GRANT_RULES, each user defines
+ * ___PKS_A(id, name); add new kinds just before NR. GRANT_STATES reads 0
+ * for a caller without CAP_SYS_ADMIN, as struct pks_grants's counts do.
  */
 #define PKS_ACCT_KINDS {						\
 	___PKS_A(SESSIONS, "sessions"),		/* open /dev/pks files */ \
@@ -661,7 +487,10 @@ struct pks_holders {
  */
 #define PKS_IOC_GET_INFO	_IOWR(PKS_IOC_MAGIC, 0x00, struct pks_info)
 
-/* 0x01 and 0x06 were the built-in tests and the benchmark (ABI 2). */
+/*
+ * 0x01 and 0x06 were the built-in tests and the benchmark (ABI 2); 0x40
+ * and up are /dev/pks-test's (pks_test.h).
+ */
 
 /*
  * PKS_IOC_PROTECT: tag a device-dax range's direct-map pages with a new
@@ -731,38 +560,5 @@ struct pks_holders {
  * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
  */
 #define PKS_IOC_HOLDERS		_IOWR(PKS_IOC_MAGIC, 0x0b, struct pks_holders)
-
-/*
- * /dev/pks-test, the device of pks_test.ko: what a production machine
- * does not load. Every call needs CAP_SYS_ADMIN.
- */
-
-/*
- * PKS_TEST_IOC_RUN: run a built-in test. The crash test must be requested
- * twice on the same open file: the first call arms it (PKS_RESULT_ARMED),
- * the second oopses the caller. Any other test disarms it.
- * Return 0 when the test ran (see @result), -ENOENT for an unknown test,
- * -EBUSY when a key the test needs is in use (@message says which),
- * -EINVAL on a bad size or non-zero rsvd, -EINTR if interrupted.
- */
-#define PKS_TEST_IOC_RUN	_IOWR(PKS_IOC_MAGIC, 0x41, struct pks_test_run)
-
-/*
- * PKS_TEST_IOC_STRAY: a stray kernel access to namespace memory, with no
- * window: PKS_COPY_F_UNGUARDED (fault-safe) or PKS_COPY_F_PLAIN, with
- * PKS_COPY_F_WRITE for a write, or PKS_COPY_F_PLAIN | PKS_COPY_F_MOVE.
- * Return 0 when the access completed; -EFAULT when it faulted (what
- * protection should do) or @buf is bad; -ENOENT when the span is not
- * device-dax or fsdax memory; -EINVAL for bad flags, sizes or alignment.
- */
-#define PKS_TEST_IOC_STRAY	_IOWR(PKS_IOC_MAGIC, 0x42, struct pks_copy)
-
-/*
- * PKS_TEST_IOC_BENCH: measure the figure struct pks_bench names.
- * Return 0 on success, -EINVAL on a bad size, figure, iteration count,
- * access size, sleep or non-zero rsvd, -ENOSPC when no key is free,
- * -ENOMEM, or an error from creating the figure's kernel threads.
- */
-#define PKS_TEST_IOC_BENCH	_IOWR(PKS_IOC_MAGIC, 0x43, struct pks_bench)
 
 #endif /* _UAPI_LINUX_PKS_H */

@@ -4,15 +4,15 @@
  */
 #include "test.h"
 
+#include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 static const struct pks_test_category *pks_test_categories[] = {
 	&pks_enable_tests,
-	&pks_guard_tests,
+	&pks_cpuwindow_tests,
 	&pks_task_tests,
 	&pks_key_tests,
 	&pks_fault_tests,
@@ -134,25 +134,36 @@ static int pks_test_fire_crash(struct pks_test_session *session,
 	struct pks_test_ctx ctx = { .session = session };
 	bool armed;
 
-	mutex_lock(&pks_lock);
-	armed = session->crash_armed;
-	session->crash_armed = !armed;
-	mutex_unlock(&pks_lock);
+	armed = test_and_change_bit(0, &session->crash_armed);
 	if (!armed) {
 		run->result = PKS_RESULT_ARMED;
 		strscpy(run->message, "armed: request it again to crash",
 			sizeof(run->message));
 		return 0;
 	}
-	/* Runs without the test lock, which the dying task would keep. */
+	/* Runs without pks_lock, which the dying task would keep. */
 	run->result = test->run(&ctx);
 	memcpy(run->message, ctx.message, sizeof(run->message));
 	return 0;
 }
 
+/* A case and its context, run under pks_lock by pks_run_locked(). */
+struct pks_test_call {
+	const struct pks_test *test;
+	struct pks_test_ctx *ctx;
+};
+
+static int pks_test_call(void *arg)
+{
+	struct pks_test_call *call = arg;
+
+	return call->test->run(call->ctx);
+}
+
 int pks_test_run(struct pks_test_session *session, struct pks_test_run *run)
 {
 	struct pks_test_ctx ctx = { .session = session, .range = &run->range };
+	struct pks_test_call call = { .ctx = &ctx };
 	const struct pks_test *test;
 	int rc;
 
@@ -161,6 +172,7 @@ int pks_test_run(struct pks_test_session *session, struct pks_test_run *run)
 	test = pks_test_find(run->test);
 	if (!test)
 		return -ENOENT;
+	call.test = test;
 	if ((pks_test_flags[run->test] & PKS_TEST_F_NEEDS_DAX) &&
 	    !run->range.len) {
 		run->result = PKS_RESULT_SKIP;
@@ -171,12 +183,9 @@ int pks_test_run(struct pks_test_session *session, struct pks_test_run *run)
 	if (pks_test_flags[run->test] & PKS_TEST_F_CRASHES)
 		return pks_test_fire_crash(session, run, test);
 
-	if (mutex_lock_interruptible(&pks_lock))
-		return -EINTR;
-	session->crash_armed = false;
+	clear_bit(0, &session->crash_armed);
 	pr_info("test %s: start\n", pks_test_names[run->test]);
-	rc = test->run(&ctx);
-	mutex_unlock(&pks_lock);
+	rc = pks_run_locked(pks_test_call, &call);
 
 	memcpy(run->message, ctx.message, sizeof(run->message));
 	if (rc < 0) {

@@ -10,6 +10,7 @@
 #include "pks_testing.h"
 
 #include <linux/mm_types.h>
+#include <uapi/linux/pks_test.h>
 
 /**
  * struct pks_test_page - one vmap()ed page tagged with a protection key
@@ -25,11 +26,12 @@ struct pks_test_page {
 
 /**
  * struct pks_test_session - state of one open /dev/pks-test
- * @crash_armed: the crash test was requested once on this file
+ * @crash_armed: bit 0: the crash test was requested once on this file
+ *	(changed with atomic bit operations: no lock is held)
  * @crash_page: the page the crash test faults on, freed on release
  */
 struct pks_test_session {
-	bool crash_armed;
+	unsigned long crash_armed;
 	struct pks_test_page crash_page;
 };
 
@@ -72,14 +74,14 @@ struct pks_test_category {
 		.name = #cat, .tests = table, .len = ARRAY_SIZE(table) }
 
 extern const struct pks_test_category pks_enable_tests;
-extern const struct pks_test_category pks_guard_tests;
+extern const struct pks_test_category pks_cpuwindow_tests;
 extern const struct pks_test_category pks_task_tests;
 extern const struct pks_test_category pks_key_tests;
 extern const struct pks_test_category pks_fault_tests;
 extern const struct pks_test_category pks_protect_tests;
 extern const struct pks_test_category pks_boundary_tests;
 
-/* test_run.c */
+/* run.c */
 int pks_test_fail(struct pks_test_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 int pks_test_skip(struct pks_test_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 int pks_test_page_alloc(struct pks_test_page *tp, const char *owner);
@@ -91,13 +93,13 @@ int pks_test_run(struct pks_test_session *session, struct pks_test_run *run);
 int pks_test_use_range(struct pks_test_ctx *ctx, struct pks_range *r,
 		       int *key, bool *ours);
 
-/* test_stray.c */
+/* stray.c */
 int pks_stray_access(struct pks_copy *a);
 
-/* test_bench.c */
+/* bench.c */
 int pks_bench_run(struct pks_bench *b);
 
-/* test_upstream.c */
+/* upstream.c */
 void pks_upstream_init(void);
 void pks_upstream_exit(void);
 

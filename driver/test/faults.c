@@ -295,7 +295,6 @@ static bool pks_self_nmi(void *addr)
 static int pks_test_nmi(struct pks_test_ctx *ctx)
 {
 	struct pks_test_page tp;
-	unsigned long flags;
 	u64 head, lost;
 	bool ran;
 	int rc;
@@ -314,9 +313,7 @@ static int pks_test_nmi(struct pks_test_ctx *ctx)
 	head = pks_faults_head();
 	lost = pks_faults_lost();
 	preempt_disable();
-	pks_faults_ring_lock(&flags);
-	ran = pks_self_nmi(tp.addr);
-	pks_faults_ring_unlock(flags);
+	ran = pks_faults_ring_held(pks_self_nmi, tp.addr);
 	preempt_enable();
 	if (!ran)
 		rc = pks_test_skip(ctx, "no self-NMI arrived");

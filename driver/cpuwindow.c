@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Access guards: change what a key allows on the current CPU. A window
- * opens a key, disables preemption so the task cannot be switched out with
- * the key open (the stock kernel does not carry PKRS across a switch), and
- * restores the key's previous state when it closes. The rights belong to
- * the context level that opened them (boundary.c): an interrupt taken
- * inside the window runs without them and gives them back on its way out.
- * The register itself is written by enable.c.
+ * CPU windows: change what a key allows on the current CPU. A CPU window
+ * (pks_window_open()) opens a key and disables preemption, so that the
+ * task cannot be switched out with the key open (the stock kernel does not
+ * carry PKRS across a switch), and restores the key's previous state when
+ * it closes. The rights belong to the context level that opened them
+ * (boundary.c): an interrupt taken inside the window runs without them and
+ * gives them back on its way out. The register itself is written by
+ * enable.c. Rights that may sleep are task windows (task.c); dax access
+ * windows (access.c) open one or the other on a protected range.
  */
 #include "pks_internal.h"
 
@@ -24,7 +26,7 @@ static void pks_set_level_key(int key, u32 bits)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pks_win_set_key(interrupt_context_level(), key, bits);
+	pks_level_set_key(interrupt_context_level(), key, bits);
 	pks_set_key_bits(key, bits);
 	local_irq_restore(flags);
 }
@@ -62,7 +64,7 @@ unsigned int pks_window_open(int key, enum pks_access access)
 	preempt_disable();
 	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE))
 		return PKS_PKRS_AD;
-	prev = pks_key_bits(key, pks_win_pkrs(interrupt_context_level()));
+	prev = pks_key_bits(key, pks_level_pkrs(interrupt_context_level()));
 	pks_set_level_key(key, pks_access_bits(access));
 	return prev;
 }

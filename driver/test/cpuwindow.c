@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of guards.c: non-preemptible access windows on one key.
+ * Tests of cpuwindow.c: non-preemptible access windows on one key.
  */
 #include "test.h"
 
@@ -274,9 +274,9 @@ stop:
 	return result;
 }
 
-static const struct pks_test guard_tests[] = {
+static const struct pks_test cpuwindow_tests[] = {
 	{ PKS_TEST_SINGLE_KEY, pks_test_single_key },
 	{ PKS_TEST_IPI_RACE, pks_test_ipi_race },
 };
 
-PKS_TEST_CATEGORY(pks_guard_tests, guard_tests);
+PKS_TEST_CATEGORY(pks_cpuwindow_tests, cpuwindow_tests);

@@ -5,13 +5,15 @@
  * every CPU, measured side by side over a buffer of the caller's size; the
  * cost of a task window, which may sleep, against a guard window and
  * against the same sleep without one; and a context switch with and
- * without a task holding rights. All counted in events, since time ratios
+ * without a task holding rights; and an interrupt with and without
+ * rights held by the task it interrupts. All counted in events, since time ratios
  * under emulation do not predict hardware.
  */
 #include "test.h"
 
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -21,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
+#include <asm/msr.h>
 #include <asm/tlbflush.h>
 
 /**
@@ -423,6 +426,103 @@ static int pks_bench_switch(struct pks_bench *b, unsigned int cpu)
 	return rc;
 }
 
+/**
+ * struct pks_bench_irqs - the interrupt figure, on a bound kernel thread
+ * @b: the figure's in and out
+ * @key: the key the thread's task window opens
+ * @work: the interrupt: an irq_work queued on the thread's CPU
+ * @leaked: irq_works so far that found PKRS other than the default
+ * @done: completed when the thread has finished
+ */
+struct pks_bench_irqs {
+	struct pks_bench *b;
+	int key;
+	struct irq_work work;
+	u64 leaked;
+	struct completion done;
+};
+
+/* The handler reads the register itself, not the driver's copy. */
+static void pks_bench_irq_work(struct irq_work *work)
+{
+	struct pks_bench_irqs *bi = container_of(work, struct pks_bench_irqs,
+						 work);
+	u64 pkrs;
+
+	rdmsrl(MSR_IA32_PKRS, pkrs);
+	if (pkrs != PKS_DEFAULT_PKRS)
+		bi->leaked++;
+}
+
+/*
+ * One round: an interrupt on this CPU, with or without a task window
+ * open around it, added to @out. Preemption stays off, so the CPU's
+ * counters see only this round's handlers and the task never switches
+ * out (a switch-out's writes would not be the boundary's anyway).
+ */
+static void pks_bench_irq_round(struct pks_bench_irqs *bi, bool window,
+				struct pks_bench_irq *out)
+{
+	u64 w0, w1, t0, leaked0 = bi->leaked;
+	struct pks_task_window w;
+	u32 h0, h1;
+
+	preempt_disable();
+	if (window)
+		pks_task_window_open(bi->key, PKS_READ_WRITE, &w);
+	pks_boundary_counters(&w0, &h0);
+	t0 = ktime_get_ns();
+	irq_work_queue(&bi->work);
+	/* irq_work_sync() may sleep: wait the way it does without sleeping. */
+	while (irq_work_is_busy(&bi->work))
+		cpu_relax();
+	out->ns += ktime_get_ns() - t0;
+	pks_boundary_counters(&w1, &h1);
+	if (window)
+		pks_task_window_close(&w);
+	preempt_enable();
+	out->pkrs_writes += w1 - w0;
+	out->handlers += h1 - h0;
+	out->leaked += bi->leaked - leaked0;
+}
+
+static int pks_bench_irq_fn(void *data)
+{
+	struct pks_bench_irqs *bi = data;
+	u32 i;
+
+	for (i = 0; i < bi->b->iterations; i++) {
+		pks_bench_irq_round(bi, false, &bi->b->irq_plain);
+		pks_bench_irq_round(bi, true, &bi->b->irq_held);
+	}
+	complete(&bi->done);
+	return 0;
+}
+
+static int pks_bench_irq(struct pks_bench *b, unsigned int cpu)
+{
+	struct pks_bench_irqs bi = { .b = b };
+	struct task_struct *t;
+	int rc = 0;
+
+	bi.key = pks_key_alloc("bench", NULL, NULL);
+	if (bi.key < 0)
+		return bi.key;
+	init_irq_work(&bi.work, pks_bench_irq_work);
+	init_completion(&bi.done);
+	t = kthread_create(pks_bench_irq_fn, &bi, "pks-bench-irq");
+	if (IS_ERR(t)) {
+		rc = PTR_ERR(t);
+		goto free_key;
+	}
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(&bi.done);
+free_key:
+	pks_key_free(bi.key);
+	return rc;
+}
+
 int pks_bench_run(struct pks_bench *b)
 {
 	unsigned long us = b->sleep_us ? b->sleep_us : 50;
@@ -450,7 +550,7 @@ int pks_bench_run(struct pks_bench *b)
 	    (us > PKS_BENCH_MAX_SLEEP_US ||
 	     (u64)b->iterations * us > PKS_BENCH_MAX_SLEEP_TOTAL_US))
 		return -EINVAL;
-	if (b->figure == PKS_BENCH_SWITCH &&
+	if ((b->figure == PKS_BENCH_SWITCH || b->figure == PKS_BENCH_IRQ) &&
 	    (b->sleep_us || b->iterations > PKS_BENCH_MAX_ROUNDS))
 		return -EINVAL;
 
@@ -458,5 +558,7 @@ int pks_bench_run(struct pks_bench *b)
 	cpu = raw_smp_processor_id();
 	if (b->figure == PKS_BENCH_TASK_WINDOW)
 		return pks_bench_task(b, cpu);
+	if (b->figure == PKS_BENCH_IRQ)
+		return pks_bench_irq(b, cpu);
 	return pks_bench_switch(b, cpu);
 }

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The faults nothing fixed up. page_fault_oops() is probed (the stock
+ * kernel has no hook for protection-key faults in kernel mode): there a
+ * key owner's callback may take the fault, run as an exception handler
+ * with the exception API below, and a relaxed range lets the access
+ * complete once: the key is opened, the faulting instruction is
+ * single-stepped with interrupts off, and the debug trap that follows
+ * closes the key again. The fixup probe (faults.c) steps through here too.
+ */
+#include "pks_internal.h"
+
+#include <linux/kdebug.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <asm/debugreg.h>
+#include <asm/ptrace.h>
+#include <asm/trap_pf.h>
+
+/**
+ * struct pks_step - an access being single-stepped on this CPU
+ * @active: the next debug trap is ours
+ * @task: the task that faulted; a trap or fault in any other is not ours
+ * @pkrs: this CPU's PKRS before the first key was opened for the step
+ * @flags: TF and IF of the faulting context, restored after the step
+ *
+ * One instruction can fault on several keys (a memcpy between two relaxed
+ * namespaces): each fault during the step opens one more key, and the
+ * trap after the step restores @pkrs whole.
+ */
+struct pks_step {
+	bool active;
+	struct task_struct *task;
+	u32 pkrs;
+	unsigned long flags;
+};
+
+static DEFINE_PER_CPU(struct pks_step, pks_step);
+static bool pks_oops_registered, pks_die_registered;
+
+/*
+ * A probed fault-path function is replaced by this when the fault was
+ * handled: the kprobe points the saved ip here, so the function returns at
+ * once (both probed functions return void) and the faulting instruction
+ * retries.
+ */
+static noinline void pks_fault_handled(void)
+{
+	barrier();
+}
+
+/*
+ * End a step early: the fault goes on to an oops with no key left open.
+ * Without @fregs (the stepping context is gone), only the CPU's state.
+ */
+static void pks_step_abort(struct pt_regs *fregs)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+
+	if (!st->active)
+		return;
+	pks_write_pkrs(fregs ? st->pkrs :
+		       pks_level_pkrs(interrupt_context_level()));
+	if (fregs)
+		fregs->flags = (fregs->flags &
+				~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
+	st->active = false;
+}
+
+/*
+ * Open @key (to @bits) for one instruction of the faulting context. A
+ * second fault of the same instruction (another key) adds its key to the
+ * same step.
+ */
+void pks_allow_once(struct pt_regs *fregs, int key, u32 bits)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+
+	/* A step left by a task that slept or died inside it is over. */
+	if (st->active && st->task != current)
+		pks_step_abort(NULL);
+	if (!st->active) {
+		st->pkrs = pks_read_pkrs_cache();
+		st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
+		st->task = current;
+		st->active = true;
+		/* Should the task leave the CPU inside it, the step ends. */
+		if (in_task())
+			pks_grant_hold_task();
+		/* No interrupt may run with the key open: IF off for the step. */
+		fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
+	}
+	pks_set_key_bits(key, bits);
+}
+
+/* Make the probed function return at once: the access is retried. */
+int pks_retry(struct pt_regs *regs)
+{
+	instruction_pointer_set(regs, (unsigned long)pks_fault_handled);
+	return 1;
+}
+
+/**
+ * struct pks_exc - the faulting context while a key owner's callback runs
+ * @active: a callback is running on this CPU
+ * @pkrs: the faulting context's PKRS, put back (with updates) afterwards
+ * @updated: PKRS bits the callback changed with pks_update_exception()
+ */
+struct pks_exc {
+	bool active;
+	u32 pkrs;
+	u32 updated;
+};
+
+static DEFINE_PER_CPU(struct pks_exc, pks_exc);
+
+/**
+ * pks_exception_access() - what the faulting context has for @key
+ * @key: a key
+ *
+ * Only inside a fault callback: the callback itself runs with the default
+ * PKRS, as an exception handler would, and this reports the rights of the
+ * context that faulted.
+ *
+ * Return: PKS_NO_ACCESS, PKS_READ_ONLY or PKS_READ_WRITE.
+ */
+enum pks_access pks_exception_access(int key)
+{
+	struct pks_exc *e = this_cpu_ptr(&pks_exc);
+	u32 bits;
+
+	if (WARN_ON_ONCE(!e->active || !pks_key_valid(key)))
+		return PKS_NO_ACCESS;
+	bits = pks_key_bits(key, e->pkrs);
+	return bits & PKS_PKRS_AD ? PKS_NO_ACCESS :
+	       bits & PKS_PKRS_WD ? PKS_READ_ONLY : PKS_READ_WRITE;
+}
+EXPORT_SYMBOL_GPL(pks_exception_access);
+
+/**
+ * pks_update_exception() - change what the faulting context will have
+ * @key: a key
+ * @access: its new rights there
+ *
+ * Only inside a fault callback. Changing PKRS directly there changes the
+ * callback's own rights, not the faulting context's; this changes the
+ * latter, applied when the callback returns true. For the faulting key
+ * the rights are the faulting task's, as a grant is.
+ */
+void pks_update_exception(int key, enum pks_access access)
+{
+	struct pks_exc *e = this_cpu_ptr(&pks_exc);
+	u32 mask;
+
+	if (WARN_ON_ONCE(!e->active || !pks_key_valid(key) ||
+			 access > PKS_READ_WRITE))
+		return;
+	mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	e->pkrs = (e->pkrs & ~mask) |
+		  (pks_access_bits(access) << PKS_PKRS_SHIFT(key));
+	e->updated |= mask;
+}
+EXPORT_SYMBOL_GPL(pks_update_exception);
+
+/*
+ * Run @key's owner callback as an exception handler: with the default
+ * PKRS, the faulting context's saved aside. A true return grants the key
+ * to the faulting task: read-write, or what pks_update_exception() set.
+ * Where no task state can hold the grant (an interrupt, or no memory),
+ * it lasts for the faulting instruction only, as a relaxed access does:
+ * a grant left open on the CPU would go to whatever runs there next.
+ */
+static bool pks_run_callback(struct pt_regs *fregs, int key,
+			     unsigned long address, bool write)
+{
+	u32 mask = (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
+	struct pks_exc *e = this_cpu_ptr(&pks_exc);
+	bool granted;
+	u32 bits;
+
+	/* A callback that faults on a key itself is not called again. */
+	if (e->active || !pks_key_has_callback(key))
+		return false;
+	e->pkrs = pks_read_pkrs_cache();
+	e->updated = 0;
+	e->active = true;
+	pks_write_pkrs(PKS_DEFAULT_PKRS);
+	granted = pks_key_fault_cb(key, address, write);
+	e->active = false;
+	pks_write_pkrs(e->pkrs);
+	bits = e->updated & mask ? pks_key_bits(key, e->pkrs) : 0;
+	if (granted && !pks_grant(key, bits, -1))
+		pks_allow_once(fregs, key, bits);
+	return granted;
+}
+
+/* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
+ *		   unsigned long address)
+ */
+/* Whether @address is in a protected range in relaxed mode. */
+static bool pks_relaxed_at(unsigned long address)
+{
+	char name[PKS_NAME_LEN];
+	u64 offset;
+	int mode = -1;
+
+	rcu_read_lock();
+	pks_prot_at(address, name, &offset, &mode);
+	rcu_read_unlock();
+	return mode == PKS_MODE_RELAXED;
+}
+
+static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct pt_regs *fregs = (struct pt_regs *)regs->di;
+	unsigned long error_code = regs->si;
+	unsigned long address = regs->dx;
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+	int key;
+
+	/*
+	 * Any other fault of a stepped instruction ends in an oops: no key
+	 * may stay open behind it.
+	 */
+	if (st->active && st->task == current &&
+	    (!(error_code & X86_PF_PK) || address < TASK_SIZE_MAX))
+		pks_step_abort(fregs);
+	/* Nothing is let through in an NMI, not even once (see above). */
+	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
+	    address < TASK_SIZE_MAX || in_nmi())
+		return 0;
+	key = pks_addr_key(address);
+	if (!pks_key_valid(key))
+		return 0;
+	if (pks_run_callback(fregs, key, address, error_code & X86_PF_WRITE)) {
+		/* Retried with what the callback granted. */
+	} else if (pks_relaxed_at(address)) {
+		pks_allow_once(fregs, key, 0);
+	} else {
+		pks_step_abort(fregs);
+		return 0;
+	}
+	return pks_retry(regs);
+}
+
+/* The trap after the single-stepped instruction: close the key again. */
+static int pks_die_notify(struct notifier_block *nb, unsigned long val,
+			  void *data)
+{
+	struct pks_step *st = this_cpu_ptr(&pks_step);
+	struct die_args *args = data;
+	unsigned long *dr6;
+
+	if (val != DIE_DEBUG || !st->active)
+		return NOTIFY_DONE;
+	/* Not the stepping task: its step ended unseen (it slept, or died). */
+	if (st->task != current) {
+		pks_step_abort(NULL);
+		return NOTIFY_DONE;
+	}
+	/* The debug trap passes a pointer to its DR6 copy as the error. */
+	dr6 = (unsigned long *)args->err;
+	if (!(*dr6 & DR_STEP))
+		return NOTIFY_DONE;
+	pks_write_pkrs(st->pkrs);
+	args->regs->flags = (args->regs->flags &
+			     ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
+	*dr6 &= ~DR_STEP;
+	st->active = false;
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block pks_die_nb = {
+	.notifier_call = pks_die_notify,
+};
+
+static struct kprobe pks_oops_kp = {
+	.symbol_name = "page_fault_oops",
+	.pre_handler = pks_oops_pre,
+};
+
+/*
+ * Place the page_fault_oops() probe and the die notifier its single steps
+ * need; returns whether the probe is placed (fault callbacks and relaxed
+ * mode work).
+ */
+bool pks_oops_init(void)
+{
+	int rc;
+
+	rc = register_die_notifier(&pks_die_nb);
+	if (rc) {
+		pr_warn("cannot register a die notifier (%d): relaxed mode is off\n",
+			rc);
+		return false;
+	}
+	pks_die_registered = true;
+	rc = register_kprobe(&pks_oops_kp);
+	if (rc)
+		pr_warn("cannot probe page_fault_oops (%d): fault callbacks and relaxed mode are off\n",
+			rc);
+	pks_oops_registered = !rc;
+	pks_acct_add(PKS_ACCT_PROBES, pks_oops_registered);
+	return pks_oops_registered;
+}
+
+void pks_oops_exit(void)
+{
+	if (pks_oops_registered) {
+		unregister_kprobe(&pks_oops_kp);
+		pks_acct_add(PKS_ACCT_PROBES, -1);
+	}
+	if (pks_die_registered)
+		unregister_die_notifier(&pks_die_nb);
+	pks_oops_registered = pks_die_registered = false;
+}
