@@ -14,10 +14,8 @@
 
 cpu1=/sys/devices/system/cpu/cpu1/online
 [ -w $cpu1 ] || skip "cpu1 cannot be taken offline"
-load_pks
-setup_namespaces
+pks_ready
 fsdax_dev=$(ndctl list -N -n "$FSDAX_NS" | jq -r '.[0].blockdev')
-dax_start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 [ -b "/dev/$fsdax_dev" ] || fail "no block device for $FSDAX_NS"
 storm_seconds=${STORM_SECONDS:-40}
 work=/tmp/concurrency
@@ -61,7 +59,7 @@ racer look look &
 racer guards pkstool test single-key &
 # Guarded reads (PKS_IOC_COPY) succeed while dax0.0 is protected and race
 # every disable: the range is looked up inside the window.
-racer copy pks-ioctl guarded-read $((dax_start + 0x1000)) &
+racer copy pks-ioctl guarded-read $((DAX_START + 0x1000)) &
 racer hotplug hotplug_cpu1 &
 racer teardown cycle_namespace &
 wait
