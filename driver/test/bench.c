@@ -22,6 +22,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
 #include <asm/tlbflush.h>
@@ -73,32 +74,64 @@ nomem:
 	return -ENOMEM;
 }
 
+/**
+ * struct pks_bench_flush - one change of the alternative, as the CPUs see it
+ * @probe: the buffer's first byte
+ * @open: whether the change made the buffer present
+ * @flushes: CPUs whose view of @probe, after their flush, matched its PTE
+ */
+struct pks_bench_flush {
+	const void *probe;
+	bool open;
+	atomic64_t *flushes;
+};
+
+/*
+ * On each CPU (by IPI; on the caller's by a direct call): flush its TLB,
+ * then read the buffer's first byte without faulting, which must succeed
+ * exactly when the change made it present. Only then does the flush
+ * count: a CPU the IPI never reached, or whose stale TLB entry (which the
+ * read of the open buffer puts there) still lets the closed one be read,
+ * does not.
+ */
 static void pks_bench_flush_local(void *data)
 {
-	atomic64_inc(data);
+	struct pks_bench_flush *f = data;
+	bool readable;
+	char c;
+
 	__flush_tlb_all();
+	readable = !copy_from_kernel_nofault(&c, f->probe, 1);
+	if (readable == f->open)
+		atomic64_inc(f->flushes);
 }
 
 /*
  * The alternative's two states, present and writable or not present: one
  * PTE write per page of the buffer, then one TLB flush on every CPU.
+ * Returns the PTEs it changed, as read back from the page table.
  */
 static u64 pks_bench_set_ptes(struct pks_bench_buf *b, bool open,
 			      atomic64_t *flushes)
 {
+	struct pks_bench_flush f = {
+		.probe = b->addr, .open = open, .flushes = flushes,
+	};
 	unsigned long addr = (unsigned long)b->addr;
 	unsigned int i, level;
-	pteval_t val;
+	pteval_t old, val;
+	u64 changed = 0;
 	pte_t *pte;
 
 	for (i = 0; i < b->nr; i++, addr += PAGE_SIZE) {
 		pte = lookup_address(addr, &level);
-		val = pte_val(*pte);
-		val = open ? val | _PAGE_PRESENT : val & ~_PAGE_PRESENT;
+		old = pte_val(ptep_get(pte));
+		val = open ? old | _PAGE_PRESENT : old & ~_PAGE_PRESENT;
 		set_pte(pte, __pte(val));
+		changed += val != old && pte_val(ptep_get(pte)) == val;
 	}
-	on_each_cpu(pks_bench_flush_local, flushes, 1);
-	return b->nr;
+	on_each_cpu(pks_bench_flush_local, &f, 1);
+	return changed;
 }
 
 static int pks_bench_guard(struct pks_bench *b)

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for VM test cases. A case exits 0 (pass), 77 (skip) or 1 (fail),
-# and starts at 77 until its preconditions hold.
-rc=77
+# Helpers for VM test cases. A case exits 0 (pass), 77 (skip, through
+# skip()) or 1 (fail, through fail()).
 set -u
 
 fail() {
@@ -135,7 +134,8 @@ nothing_held() {
 # setup_namespaces: a 512 MiB devdax namespace (dax0.0, 2 MiB aligned), a
 # 512 MiB fsdax one (room for xfs) and a 128 MiB raw one, unless they exist already (the
 # NVDIMM's backing file keeps its labels across the boots of one run).
-# Sets DAX_NS, FSDAX_NS, RAW_NS to their names.
+# Sets DAX_NS, FSDAX_NS, RAW_NS to their names and DAX_START to dax0.0's
+# physical start.
 setup_namespaces() {
 	if [ "$(ndctl list -N | jq '[.[]? | select(.mode == "devdax")] | length')" != 1 ]; then
 		ndctl disable-region all >/dev/null &&
@@ -150,6 +150,22 @@ setup_namespaces() {
 	FSDAX_NS=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .dev')
 	RAW_NS=$(ndctl list -N | jq -r '.[] | select(.mode == "raw") | .dev')
 	[ -c /dev/dax0.0 ] || fail "no /dev/dax0.0 after setting up namespaces"
+	DAX_START=$(cat /sys/bus/dax/devices/dax0.0/resource)
+}
+
+# pks_ready [enable|none]: the start of most cases: both modules loaded
+# (load_pks) and the test namespaces made (setup_namespaces); "enable"
+# then protects dax0.0 (strict), "none" unprotects whatever an earlier
+# case of the boot left protected.
+pks_ready() {
+	load_pks
+	setup_namespaces
+	case ${1:-} in
+	enable) pkstool enable dax0.0 || fail "enable dax0.0" ;;
+	none) pkstool disable --all >/dev/null || fail "disable --all" ;;
+	'') ;;
+	*) fail "pks_ready: unknown argument '$1'" ;;
+	esac
 }
 
 # ns_json NS FILTER: a jq filter over NS's object in pkstool list
@@ -174,6 +190,54 @@ PK_WARN=${PK_WARN:-'^no first-fault WARN is known for this kernel$'}
 # fault or a protection event), or 0
 last_seq() {
 	echo $(( $(pks-ioctl head) - 1 ))
+}
+
+# monitor_start: pkstool monitor --json in the background, its events
+# logged to /tmp/monitor.log; monitor_stop ends it with SIGTERM, on which it
+# must exit 0.
+monitor_start() {
+	pkstool monitor --json --log /tmp/monitor.log &
+	MONITOR_PID=$!
+	sleep 1
+}
+
+monitor_stop() {
+	sleep 1
+	kill -TERM "$MONITOR_PID"
+	wait "$MONITOR_PID"
+	expect_eq "monitor exit after SIGTERM" "$?" 0
+}
+
+# expect_strays SEQ0 ACCESS:OFFSET...: the driver recorded, after sequence
+# number SEQ0, exactly one refused stray of pks-ioctl into dax0.0 per
+# ACCESS:OFFSET, in that order and numbered on from SEQ0, each write's ip
+# the faulting pks_can_write; pkstool list counts that many faults for
+# dax0.0 (protected by the case, so all of them its own), and the monitor
+# (monitor_start, stopped) had one fault event for each. Sets RECORDS to
+# the records as pkstool faults --json shows them.
+expect_strays() {
+	local seq0=$1 i=0 access offset
+	shift
+	RECORDS=$(pkstool faults --json --since $((seq0 + 1))) || fail "pkstool faults"
+	echo "$RECORDS"
+	cat /tmp/monitor.log
+	expect_eq "records" "$(echo "$RECORDS" | jq length)" $#
+	expect_eq "monitor events" "$(wc -l < /tmp/monitor.log)" $#
+	for want in "$@"; do
+		access=${want%%:*} offset=${want#*:}
+		expect_eq "record $i seq" "$(echo "$RECORDS" | jq ".[$i].seq")" $((seq0 + 1 + i))
+		expect_eq "record $i" "$(echo "$RECORDS" | jq -r ".[$i] | [.access, .chardev, .offset, .outcome, .comm] | join(\" \")")" \
+			"$access dax0.0 $offset refused pks-ioctl"
+		case $access:$(echo "$RECORDS" | jq -r ".[$i].ip") in
+		read:* | write:pks_can_write+0x*) ;;
+		*) fail "record $i: the ip is not the faulting pks_can_write" ;;
+		esac
+		expect_eq "monitor event $i" \
+			"$(sed -n "$((i + 1))p" /tmp/monitor.log | jq -r '[.event, .access, .offset] | join(" ")')" \
+			"fault $access $offset"
+		i=$((i + 1))
+	done
+	expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" $#
 }
 
 # emit_json SCHEMA [lines] < JSON: print JSON for the host to check

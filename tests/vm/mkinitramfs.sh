@@ -99,6 +99,11 @@ case $fuse in
 esac
 cp "$pks_ko" "$stage/lib/modules/pks.ko"
 cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
+# What pks.ko exports, with each export's namespace, and the headers that
+# declare its in-kernel API and its test-only exports (the production case).
+cp "$(dirname "$pks_ko")/Module.symvers" "$stage/lib/modules/pks.symvers"
+cp "$here/../../driver/include/linux/pks_api.h" "$here/../../driver/pks_testing.h" \
+	"$stage/tests/"
 
 cp "$here/init" "$stage/init"
 cp "$here/lib.sh" "$stage/tests/lib.sh"

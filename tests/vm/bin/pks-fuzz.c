@@ -221,8 +221,12 @@ static int one_call(struct fuzz *f, int *err)
 	return rc;
 }
 
-/* The key table's owners and the protected ranges' starts, as text. */
-static void snapshot(int fd, char *out, size_t len)
+/*
+ * The key table's owners and the protected ranges' starts, as text; false
+ * (said on stderr) when the driver would not say, which no comparison of
+ * two snapshots may then pass for "unchanged".
+ */
+static bool snapshot(int fd, char *out, size_t len)
 {
 	struct pks_info info = { .size = sizeof(info) };
 	struct pks_range_info ranges[64];
@@ -234,8 +238,8 @@ static void snapshot(int fd, char *out, size_t len)
 	out[0] = '\0';
 	if (ioctl(fd, PKS_IOC_GET_INFO, &info) ||
 	    ioctl(fd, PKS_IOC_LIST, &list)) {
-		snprintf(out, len, "snapshot failed: %s", strerror(errno));
-		return;
+		fprintf(stderr, "pks-fuzz: snapshot: %s\n", strerror(errno));
+		return false;
 	}
 	for (i = 0; i < PKS_NR_KEYS; i++)
 		n += snprintf(out + n, len - n, "%u:%x:%s ", i,
@@ -245,6 +249,7 @@ static void snapshot(int fd, char *out, size_t len)
 			      ranges[i].name,
 			      (unsigned long long)ranges[i].start,
 			      (unsigned long long)ranges[i].len);
+	return true;
 }
 
 /* The control: a real change the snapshots must see. */
@@ -335,7 +340,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setup_pointers(&f);
-	snapshot(f.fd[0], before, sizeof(before));
+	if (!snapshot(f.fd[0], before, sizeof(before)))
+		return 1;
 
 	for (i = 0; i < calls; i++) {
 		if (one_call(&f, &err) < 0)
@@ -347,7 +353,8 @@ int main(int argc, char **argv)
 	}
 	if (control)
 		unprotect_first(f.fd[0]);
-	snapshot(f.fd[0], after, sizeof(after));
+	if (!snapshot(f.fd[0], after, sizeof(after)))
+		return 1;
 	printf("root: %lu calls (%lu accepted, %lu refused, %lu EPERM), test device %s\n",
 	       f.calls, f.accepted, f.refused, f.eperm,
 	       f.fd[1] >= 0 ? "open" : "absent");

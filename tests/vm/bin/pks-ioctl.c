@@ -2,7 +2,9 @@
 /*
  * pks-ioctl: drive /dev/pks and /dev/pks-test with raw ioctls, to test
  * the drivers' own checks without libpks or pkstool deciding anything
- * first. Stray accesses need the test module, pks_test.ko.
+ * first. Stray accesses need the test module, pks_test.ko; they go to
+ * $PKS_TEST_DEVICE instead of /dev/pks-test when it is set (/dev/pks, to
+ * see the production device refuse them).
  *
  *   pks-ioctl protect START LEN DAXDEV [MAPOFF]
  *	map DAXDEV, ask the driver to protect START+LEN with the mapping at
@@ -69,7 +71,9 @@ static int dev_fd(void)
 
 static int test_fd(void)
 {
-	return open_or_exit("/dev/pks-test");
+	const char *dev = getenv("PKS_TEST_DEVICE");
+
+	return open_or_exit(dev ? dev : "/dev/pks-test");
 }
 
 /*
@@ -250,6 +254,7 @@ static int do_malformed(void)
 	struct pks_copy copy = { .size = sizeof(copy) };
 	struct pks_unprotect unprot = { .size = sizeof(unprot) };
 	struct pks_list list = { .size = sizeof(list) };
+	struct pks_bench bench = { .size = sizeof(bench), .iterations = 1 };
 	char buf[64];
 	int fd = dev_fd();
 
@@ -280,8 +285,12 @@ static int do_malformed(void)
 	info.nr_cpus = 4;
 	info.cpus = 16;
 	expect("info: bad cpu array", ioctl(fd, PKS_IOC_GET_INFO, &info), EFAULT);
-	/* Tests and strays are not on the production device. */
+	/* Tests, strays and the benchmark are not on the production device. */
 	expect("test on /dev/pks", ioctl(fd, PKS_TEST_IOC_RUN, &run), ENOTTY);
+	expect("stray on /dev/pks", ioctl(fd, PKS_TEST_IOC_STRAY, &copy),
+	       ENOTTY);
+	expect("benchmark on /dev/pks", ioctl(fd, PKS_TEST_IOC_BENCH, &bench),
+	       ENOTTY);
 	expect("retired test number", ioctl(fd, _IOWR(PKS_IOC_MAGIC, 0x01,
 						       struct pks_test_run),
 					   &run), ENOTTY);

@@ -7,8 +7,7 @@
 # pks-ioctl malformed, run here too.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 drv=$(info_json .driver.abi_version)
 other=$(pkstool-other-abi version --json | jq -r '.[0].abi_version')
 [ "$other" != "$drv" ] || fail "pkstool-other-abi speaks the driver's ABI $drv"

@@ -32,8 +32,10 @@ jq -cn --arg k "$(uname -r)" --arg m "$(sed -n 's/^model name[^:]*: //p' /proc/c
 	--argjson n "$(nproc)" '{figure: "machine", kernel: $k, cpu_model: $m, vcpus: $n}'
 # ITERATIONS:ACCESS_BYTES: 8 bytes at two counts, then the access size
 # growing to 2 MiB (fewer iterations, the same bytes' order). A window
-# is two PKRS writes whatever its size; the alternative is a PTE write per
-# page each way and a TLB flush on every CPU each way.
+# is two PKRS writes whatever its size; the alternative changes a PTE per
+# page each way (counted as read back from the page table) and flushes
+# the TLB on every CPU each way (counted on each CPU only if, after the
+# flush, it can read the buffer exactly when the PTEs say it is present).
 want guard "guard window against PTE change + flush, 8 B to 2 MiB" &&
 for run in 1000:8 10000:8 2000:4096 200:65536 10:2097152; do
 	n=${run%%:*} bytes=${run#*:}

@@ -87,8 +87,7 @@ bounded() {
 	return "$(cat "$out.rc")"
 }
 
-load_pks
-setup_namespaces
+pks_ready
 blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
 [ -b "/dev/$blk" ] || fail "no fsdax block device"
 # FUSE: a module on 6.1 (in the initramfs, not loaded at boot), built in

@@ -19,50 +19,29 @@
 
 # This stray must be the boot's first PK fault: no WARN before it.
 dmesg | grep -Eq "$PK_WARN" && fail "a PK fault WARNed before this case's stray"
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool enable dax0.0 || fail "enable"
-before=$(pks-ioctl guarded-read $((start + 0x3008))) || fail "guarded read"
+pks_ready enable
+before=$(pks-ioctl guarded-read $((DAX_START + 0x3008))) || fail "guarded read"
 [ "$before" != $STRAY_VALUE ] || fail "the word held the stray's value before"
 seq0=$(last_seq)
 
-pkstool monitor --json --log /tmp/monitor.log &
-mon=$!
-sleep 1
+monitor_start
 dmesg | grep -Eq "$PK_WARN" && fail "a PK fault WARNed before the stray"
 # The one stray of this case: fault-safe, refused with EFAULT.
-pks-ioctl stray-edge $((start + 0x3008)) write
+pks-ioctl stray-edge $((DAX_START + 0x3008)) write
 expect_eq "stray write" "$?" 14
-sleep 1
-kill -TERM $mon
-wait $mon
-expect_eq "monitor exit after SIGTERM" "$?" 0
+monitor_stop
 dmesg | grep -Eq "$PK_WARN" || fail "no stock WARN: the stray was not the first PK fault"
 expect_eq "data after the stray write" \
-	"$(pks-ioctl guarded-read $((start + 0x3008)))" "$before"
+	"$(pks-ioctl guarded-read $((DAX_START + 0x3008)))" "$before"
 
-json=$(pkstool faults --json --since $((seq0 + 1))) || fail "pkstool faults"
-echo "$json"
-expect_eq "records" "$(echo "$json" | jq length)" 1
-expect_eq "seq" "$(echo "$json" | jq '.[0].seq')" $((seq0 + 1))
-expect_eq "record" "$(echo "$json" | jq -r '.[0] | [.access, .chardev, .offset, .outcome, .comm] | join(" ")')" \
-	"write dax0.0 0x3008 refused pks-ioctl"
+expect_strays "$seq0" write:0x3008
 # The address is the direct-map address of the word: PAGE_OFFSET (1 GiB
 # aligned under KASLR) plus its physical address.
-addr=$(echo "$json" | jq -r '.[0].address')
-base=$(( addr - (start + 0x3008) ))
+addr=$(echo "$RECORDS" | jq -r '.[0].address')
+base=$(( addr - (DAX_START + 0x3008) ))
 [ $(( base & 0x3fffffff )) = 0 ] && [ $(( base >> 63 )) != 0 ] ||
-	fail "address $addr is not the direct map's address of $(printf '%#x' $((start + 0x3008)))"
+	fail "address $addr is not the direct map's address of $(printf '%#x' $((DAX_START + 0x3008)))"
 echo "ok: address $addr = PAGE_OFFSET $(printf '%#x' $base) + physical"
-echo "$json" | jq -e '.[0].ip | test("^pks_can_write\\+0x")' >/dev/null ||
-	fail "the record's ip is not the faulting pks_can_write"
-expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 1
-
-cat /tmp/monitor.log
-expect_eq "monitor events" "$(wc -l < /tmp/monitor.log)" 1
-expect_eq "monitor event" "$(jq -r '[.event, .access, .offset] | join(" ")' /tmp/monitor.log)" \
-	"fault write 0x3008"
 dmesg | grep -E 'pks: stray write' || fail "no 'pks: stray write' line in the kernel log"
 pkstool disable dax0.0 || fail "disable"
 exit 0

@@ -10,8 +10,7 @@
 # require-kmsg: pks: pmem[0-9.]+: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
 [ -b "/dev/$blk" ] || fail "no fsdax block device"
 mkdir -p /mnt

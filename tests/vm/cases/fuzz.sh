@@ -9,11 +9,8 @@
 # to zero (probes aside, placed until unload) once nothing is protected.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool enable dax0.0 || fail "enable"
-before=$(pks-ioctl guarded-read $((start + 0x1000))) || fail "guarded read"
+pks_ready enable
+before=$(pks-ioctl guarded-read $((DAX_START + 0x1000))) || fail "guarded read"
 # The driver's own counts move with what it holds (so they can show a
 # leak): one range, its direct-map entries keyed.
 acct=$(pks-ioctl accounting)
@@ -30,7 +27,7 @@ echo "$out" | grep -q "^root: $calls calls" || fail "root calls not all made"
 echo "$out" | grep -q "^unprivileged: $calls calls, 0 not refused" ||
 	fail "unprivileged calls not all refused"
 expect_eq "protected data after the fuzzer" \
-	"$(pks-ioctl guarded-read $((start + 0x1000)))" "$before"
+	"$(pks-ioctl guarded-read $((DAX_START + 0x1000)))" "$before"
 expect_eq "protected after the fuzzer" "$(ns_json "$DAX_NS" .protected)" true
 expect_tests_pass check-defaults
 expect_eq "accounting after the fuzzer" "$(pks-ioctl accounting)" "$acct"

@@ -4,7 +4,6 @@
 # keeps writing; without it, the same writes corrupt the data.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 integrity_proof "$DAX_NS"
 exit 0

@@ -6,10 +6,7 @@
 # always an array of objects, stream lines each one object.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool disable --all >/dev/null || fail "disable --all"
+pks_ready none
 
 # capture SCHEMA CMD...: run pkstool CMD --json, which must exit 0 and
 # print an array of objects, and emit it
@@ -40,7 +37,7 @@ next=$(( $(last_seq) + 1 ))
 pkstool faults --follow --json --since "$next" > /tmp/follow.json &
 follower=$!
 sleep 1
-out=$(pks-ioctl stray $((start + 0x3000)) write)
+out=$(pks-ioctl stray $((DAX_START + 0x3000)) write)
 expect_eq "stray write" "$?" 14
 # Protection ending and starting again: two events for the monitor, none
 # for faults --follow (they are not stray accesses).

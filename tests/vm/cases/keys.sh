@@ -6,9 +6,7 @@
 # 15 keys. The namespaces it adds are destroyed again.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-pkstool disable --all >/dev/null || fail "disable --all"
+pks_ready none
 created=
 cleanup() {
 	pkstool disable --all >/dev/null 2>&1

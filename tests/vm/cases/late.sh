@@ -11,10 +11,7 @@
 #   monitor) does hold the module, and rmmod refuses while it runs.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool disable --all >/dev/null || fail "disable --all"
+pks_ready none
 
 # counters: fault-probe hits, grants under every rule, tasks granted
 counters() {
@@ -60,7 +57,7 @@ held1=$(count 2)
 [ "$held1" -gt "$held0" ] || fail "its copy was not judged ($held0 -> $held1 grants)"
 expect_eq "nothing recorded as a stray" "$(last_seq)" "$seq0"
 # A stray from no reader at all is still refused.
-pks-ioctl stray $((start + 0x1000)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x1000)) write >/dev/null
 expect_eq "stray write" "$?" 14
 
 # rmmod with a reader asleep in pipe_read() (on an empty pipe that nothing

@@ -4,8 +4,7 @@
 # unprotect, key and protection mode read -ENOENT, not their old values.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 ENOENT=-2
 rm -f /tmp/go && mkfifo /tmp/go
 # scan_around CMD...: pks-rescan scan, with CMD run between its scans

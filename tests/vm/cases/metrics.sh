@@ -11,8 +11,7 @@
 # expect-kmsg: pks: stray (read|write) to dax0\.0
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 pkstool disable --all > /dev/null 2>&1
 out=/tmp/textfile/pkstool.prom
 mkdir -p /tmp/textfile

@@ -6,9 +6,7 @@
 # require-kmsg: pks: dax0.0 is going away while protected: releasing it
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-pkstool enable dax0.0 || fail "enable"
+pks_ready enable
 ndctl disable-namespace "$DAX_NS" || fail "ndctl disable-namespace"
 expect_eq "keys free" "$(info_json '[.keys[] | select(.state == "free")] | length')" 15
 ndctl enable-namespace "$DAX_NS" || fail "ndctl enable-namespace"

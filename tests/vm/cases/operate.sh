@@ -47,10 +47,7 @@ stop_monitor() {
 	wait $mon 2>/dev/null
 }
 
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool disable --all >/dev/null
+pks_ready none
 pkstool enable dax0.0 >/dev/null || fail "enable"
 
 # Queries without root: the same namespaces and protection as root sees.
@@ -113,7 +110,7 @@ echo "$out" | grep -q 'run as root' || fail "root-only device: $out"
 chmod 644 /dev/pks
 # Addresses: a stray's kernel address is shown to root only.
 seq=$(( $(last_seq) + 1 ))
-pks-ioctl stray $((start + 0x3000)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x3000)) write >/dev/null
 expect_eq "stray write" "$?" 14
 root_addr=$(pkstool faults --json --since $seq | jq -r '.[0].address')
 user_addr=$(nobody pkstool faults --json --since $seq | jq -r '.[0].address')
@@ -151,18 +148,18 @@ expect_eq "dax0.0 after device-gone" "$(ns_json "$DAX_NS" .protected)" false
 pkstool enable dax0.0 >/dev/null || fail "enable again"
 rm -f /tmp/cursor
 start_monitor /tmp/mon1.json --json --cursor /tmp/cursor
-pks-ioctl stray $((start + 0x1000)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x1000)) write >/dev/null
 wait_for /tmp/mon1.json '"event":"fault"'
 stop_monitor
 first=$(jq -r 'select(.event == "fault") | .seq' /tmp/mon1.json)
-pks-ioctl stray $((start + 0x2000)) write >/dev/null
-pks-ioctl stray $((start + 0x2008)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x2000)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x2008)) write >/dev/null
 start_monitor /tmp/mon2.json --json --cursor /tmp/cursor
 stop_monitor
 expect_eq "resumed records" "$(jq -r 'select(.event == "fault") | .seq' /tmp/mon2.json | tr '\n' ' ')" \
 	"$((first + 1)) $((first + 2)) "
 # The control: without a cursor the same restart reports neither.
-pks-ioctl stray $((start + 0x2010)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x2010)) write >/dev/null
 start_monitor /tmp/mon3.json --json
 stop_monitor
 expect_eq "records without a cursor" "$(grep -c '"event":"fault"' /tmp/mon3.json)" 0
@@ -178,12 +175,12 @@ expect_eq "first record of the new load" "$(head -n 1 /tmp/mon4.json | jq .seq)"
 # SIGHUP reopens the log file, as logrotate needs after moving it.
 rm -f /tmp/mon.log /tmp/mon.log.1
 start_monitor /tmp/mon.err --log /tmp/mon.log
-pks-ioctl stray $((start + 0x1000)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x1000)) write >/dev/null
 wait_for /tmp/mon.log fault
 mv /tmp/mon.log /tmp/mon.log.1
 kill -HUP $mon
 sleep 0.5
-pks-ioctl stray $((start + 0x1008)) write >/dev/null
+pks-ioctl stray $((DAX_START + 0x1008)) write >/dev/null
 wait_for /tmp/mon.log fault
 stop_monitor
 expect_eq "lines before the rotation" "$(grep -c fault /tmp/mon.log.1)" 1

@@ -12,8 +12,7 @@
 # counted); protected, nothing may be recorded as a stray.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
 [ -b "/dev/$blk" ] || fail "no fsdax block device"
 pkstool disable --all >/dev/null || fail "disable --all"

@@ -13,11 +13,9 @@
 # fault may be recorded. A stray write in the same boot is still refused.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 echo '/tmp/core.%p' > /proc/sys/kernel/core_pattern
 [ -b /dev/ram0 ] || fail "no /dev/ram0 (brd)"
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
 
 grants() {
 	rule_grants held-page
@@ -69,7 +67,7 @@ expect_eq "no fault recorded for granted accesses" "$(last_seq)" "$seq0"
 expect_eq "no task left holding a grant" "$(info_json .grants.tasks_granted)" 0
 
 # Strays from another task are refused and recorded, in the same boot.
-out=$(pks-ioctl stray $((start + 0x3000)) write)
+out=$(pks-ioctl stray $((DAX_START + 0x3000)) write)
 expect_eq "stray write after the paths" "$?" 14
 expect_eq "the stray was recorded" "$(last_seq)" $((seq0 + 1))
 pkstool disable dax0.0 || fail "disable"

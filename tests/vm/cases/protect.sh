@@ -5,8 +5,7 @@
 # require-kmsg: pks: dax0.0: 0x[0-9a-f]+\+0x[0-9a-f]+ protected with key [0-9]+ \(2048 KiB pages\)
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 expect_eq "devdax chardev" "$(ns_json "$DAX_NS" .chardev)" dax0.0
 expect_eq "resource" "$(ns_json "$DAX_NS" .resource)" \
 	"$(sysfs_hex /sys/bus/dax/devices/dax0.0/resource)"

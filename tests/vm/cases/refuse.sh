@@ -4,8 +4,7 @@
 # non-root callers and panic_on_warn; malformed ioctls get errors.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 dax_start=$(sysfs_hex /sys/bus/dax/devices/dax0.0/resource)
 dax_size=$(cat /sys/bus/dax/devices/dax0.0/size)
 ns_start=$(sysfs_hex /sys/bus/nd/devices/$DAX_NS/resource)

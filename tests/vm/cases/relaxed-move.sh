@@ -9,9 +9,8 @@
 # require-kmsg: pks: stray write to dax[0-9.]+\+0x4008 \(key [0-9]+\): allowed once \(relaxed\)
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
 quiet_fault_log
+pks_ready
 json=$(ndctl create-namespace -r region0 -m devdax -a 2M -s 64M) ||
 	fail "cannot create a second devdax namespace"
 ns2=$(echo "$json" | jq -r .dev)

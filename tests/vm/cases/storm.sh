@@ -5,13 +5,10 @@
 # responsive. The control: unprotected, none of the same strays is refused.
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool enable dax0.0 || fail "enable"
+pks_ready enable
 seq0=$(last_seq)
 lines0=$(dmesg | grep -c 'pks: stray')
-out=$(pks-ioctl storm "$start" 10000)
+out=$(pks-ioctl storm "$DAX_START" 10000)
 expect_eq "storm" "$out" "10000 of 10000 refused"
 json=$(pkstool faults --json --since $((seq0 + 1)) 2>/tmp/faults.err)
 expect_eq "records kept" "$(echo "$json" | jq length)" 256
@@ -26,5 +23,5 @@ timeout 10 pkstool info >/dev/null || fail "pkstool info after the storm"
 expect_tests_pass check-defaults
 pkstool disable dax0.0 || fail "disable"
 # Control: the same storm with protection off is not refused at all.
-expect_eq "control: storm unprotected" "$(pks-ioctl storm "$start" 100)" "0 of 100 refused"
+expect_eq "control: storm unprotected" "$(pks-ioctl storm "$DAX_START" 100)" "0 of 100 refused"
 exit 0

@@ -9,16 +9,13 @@
 # require-kmsg: pks: stray write to dax0\.0\+0x4000 \(key [0-9]+\): refused, oops follows
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
-pkstool enable dax0.0 || fail "enable"
-before=$(pks-ioctl guarded-read $((start + 0x4000))) || fail "guarded read"
+pks_ready enable
+before=$(pks-ioctl guarded-read $((DAX_START + 0x4000))) || fail "guarded read"
 seq0=$(last_seq)
-pks-ioctl stray $((start + 0x4000)) plain-write
+pks-ioctl stray $((DAX_START + 0x4000)) plain-write
 status=$?
 [ $status -ge 128 ] || fail "the plain stray write did not kill its task (exit $status)"
-expect_eq "data" "$(pks-ioctl guarded-read $((start + 0x4000)))" "$before"
+expect_eq "data" "$(pks-ioctl guarded-read $((DAX_START + 0x4000)))" "$before"
 json=$(pkstool faults --json --since $((seq0 + 1)))
 expect_eq "one record" "$(echo "$json" | jq length)" 1
 expect_eq "outcome" "$(echo "$json" | jq -r '.[0].outcome')" oops
@@ -26,7 +23,7 @@ expect_eq "still protected" "$(ns_json "$DAX_NS" .protected)" true
 pkstool disable dax0.0 || fail "disable after the oops"
 # Control: with protection off the same plain write lands, no oops.
 [ "$before" != $STRAY_VALUE ] || fail "the word held the stray's value before"
-expect_rc 0 pks-ioctl stray $((start + 0x4000)) plain-write
+expect_rc 0 pks-ioctl stray $((DAX_START + 0x4000)) plain-write
 expect_eq "control: the word after the plain write" \
-	"$(unprotected_read $((start + 0x4000)))" $STRAY_VALUE
+	"$(unprotected_read $((DAX_START + 0x4000)))" $STRAY_VALUE
 exit 0

@@ -15,11 +15,9 @@ grep -qw mem /sys/power/state || skip "this kernel cannot suspend to RAM here"
 grep -q '\[deep\]' /sys/power/mem_sleep ||
 	skip "suspend to RAM is not S3 here: $(cat /sys/power/mem_sleep)"
 [ -e /sys/class/rtc/rtc0/wakealarm ] || skip "no RTC alarm to wake the VM"
-load_pks
-setup_namespaces
-start=$(cat /sys/bus/dax/devices/dax0.0/resource)
+pks_ready
 expect_rc 0 pkstool enable dax0.0
-expect_rc 14 pks-ioctl stray $((start + 0x3000)) write
+expect_rc 14 pks-ioctl stray $((DAX_START + 0x3000)) write
 
 # Late enough that the machine is asleep when it rings.
 echo +5 > /sys/class/rtc/rtc0/wakealarm || fail "cannot set the RTC alarm"
@@ -42,7 +40,7 @@ expect_eq "CPUs at PKRS $DEFAULT_PKRS after the resume" \
 expect_eq "dax0.0 protected after the resume" "$(ns_json "$DAX_NS" .protected)" true
 cpu=0
 while [ $cpu -lt "$ncpu" ]; do
-	expect_rc 14 taskset -c $cpu pks-ioctl stray $((start + 0x3000)) write
+	expect_rc 14 taskset -c $cpu pks-ioctl stray $((DAX_START + 0x3000)) write
 	cpu=$((cpu + 1))
 done
 expect_rc 0 pkstool disable dax0.0

@@ -7,8 +7,7 @@
 # (Its own boot: hotplugged memory stays behind if the way back fails.)
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 expect_eq "mode before" "$(ns_json "$DAX_NS" .mode)" devdax
 # 6.12 onlines hotplugged memory by policy, and daxctl then refuses to
 # move the device ("kernel policy will auto-online memory"): turn the

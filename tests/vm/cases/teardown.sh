@@ -18,8 +18,7 @@
 # require-kmsg: pks: pmem[0-9.]+ is going away while protected: releasing it
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
 ns=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .dev')
 [ -b "/dev/$blk" ] || fail "no fsdax block device"

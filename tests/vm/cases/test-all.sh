@@ -5,8 +5,7 @@
 # require-kmsg: pks_test: test all-keys: pass
 . /tests/lib.sh
 
-load_pks
-setup_namespaces
+pks_ready
 out=$(pkstool test all) || fail "pkstool test all exited $?: $out"
 echo "$out"
 for t in check-defaults single-key context-switch exception fault-callback unclaimed \

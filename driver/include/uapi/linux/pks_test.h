@@ -139,9 +139,13 @@ struct pks_bench_irq {
  *	@iterations opens of an already open key
  * @pte_ns: out: PKS_BENCH_GUARD: time for @iterations of the alternative
  *	without PKS: make the buffer writable (a PTE change per page, one TLB
- *	flush on every CPU), write, make it inaccessible again (the same again)
- * @pte_updates: out: PTE writes those made
- * @tlb_flushes: out: TLB flushes they made (one per CPU per change)
+ *	flush on every CPU, after which each CPU reads the buffer's first
+ *	byte to check its flush), write, make it inaccessible again (the same
+ *	again)
+ * @pte_updates: out: PTEs those changed, as read back after each write
+ * @tlb_flushes: out: TLB flushes they made (one per CPU per change), each
+ *	counted only if, after it, that CPU could read the buffer exactly
+ *	when its PTE was present
  * @access_bytes: in: PKS_BENCH_GUARD: bytes each access writes, a multiple
  *	of 8 up to PKS_BENCH_MAX_BYTES; 0 means 8. The buffer spans as many
  *	pages. @iterations times @access_bytes is at most PKS_BENCH_MAX_TOTAL.
