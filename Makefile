@@ -10,7 +10,9 @@
 #   make lint       checkpatch and sparse on the driver
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS (20) each
 
-VERSION		:= 0.1
+# The one version of the module, libpks, pkstool and the packages:
+# VERSION, which debian/changelog and dkms.conf follow (tests/lint.sh).
+VERSION		:= $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 BUILD		:= $(CURDIR)/build
 CACHE		?= $(CURDIR)/.cache
 KERNELS		?= 6.1 6.12
@@ -72,7 +74,7 @@ FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null || \
 		     echo -I/usr/include/fuse3)
 FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
-LIB_SRC		:= lib/libpks.c
+LIB_SRC		:= lib/libpks.c lib/version.c
 CLI_SRC		:= $(wildcard cli/*.c)
 CLI_HDR		:= cli/builtin.h cli/persist.h cli/persist_format.h lib/libpks.h driver/include/uapi/linux/pks.h
 DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
@@ -91,7 +93,7 @@ userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc vm-bin
 
 LIB_HDR		:= lib/libpks.h lib/libpks-private.h
 
-$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h VERSION
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
@@ -99,9 +101,10 @@ $(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h
 # soname and version script: a symbol missing from libpks.sym fails the
 # link. Programs run from build/ find it through their RUNPATH; the
 # copies make install puts in place are linked again without one.
-$(BUILD)/libpks.so.1: $(BUILD)/lib/libpks.o lib/libpks.sym
+$(BUILD)/libpks.so.1: $(LIB_SRC:%.c=$(BUILD)/%.o) lib/libpks.sym
 	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
-		-Wl,--version-script=lib/libpks.sym -o $@ $< $(NDCTL_LIBS) $(UUID_LIBS)
+		-Wl,--version-script=lib/libpks.sym -o $@ $(filter %.o,$^) \
+		$(NDCTL_LIBS) $(UUID_LIBS)
 
 LIBPKS		:= $(BUILD)/libpks.so.1
 LIBPKS_LINK	:= $(LIBPKS) -Wl,--enable-new-dtags -Wl,-rpath,$(BUILD)
@@ -114,7 +117,7 @@ PC_SED		= -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|' \
 $(BUILD)/libpks.pc: lib/libpks.pc.in
 	sed $(PC_SED) $< > $@
 
-$(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
+$(BUILD)/cli/%.o: cli/%.c $(CLI_HDR) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) $(SYSTEMD_CFLAGS) \
 		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(CFLAGS) \
@@ -128,7 +131,7 @@ $(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
 	@rm -rf $(BUILD)/module && mkdir -p $(BUILD)/module
-	@cp -r driver/. $(BUILD)/module/
+	@cp -r driver/. $(BUILD)/module/ && cp VERSION $(BUILD)/module/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules
 
 man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8) $(BUILD)/man/pkstool-json.7 \
@@ -224,6 +227,7 @@ install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
 		$(INSTALL) -D -m 644 driver/$$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
 	done
 	$(INSTALL) -m 644 $(DIST)/dkms.conf $(DESTDIR)$(DKMSSRCDIR)/dkms.conf
+	$(INSTALL) -m 644 VERSION $(DESTDIR)$(DKMSSRCDIR)/VERSION
 ifeq ($(DESTDIR),)
 	-ldconfig
 	@scripts/dkms-install.sh add $(VERSION)
@@ -314,7 +318,7 @@ $(BUILD)/other-abi/libpks.o: lib/libpks.c $(LIB_HDR) \
 		$(CFLAGS) -c -o $@ $<
 
 $(BUILD)/vm-bin/pkstool-other-abi: $(CLI_SRC:%.c=$(BUILD)/%.o) \
-		$(BUILD)/other-abi/libpks.o
+		$(BUILD)/other-abi/libpks.o $(BUILD)/lib/version.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(JSONC_LIBS) $(NDCTL_LIBS) $(UUID_LIBS) \
 		$(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)

@@ -44,7 +44,7 @@ kver=$(basename "$kroot")
 module_check() {
 	local name=$1 mod=$2 out warn
 	shift 2
-	rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
+	rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/" && cp VERSION "$mod/"
 	out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" "$@" modules 2>&1)
 	if [ $? -ne 0 ]; then
 		echo "$out" >&2

@@ -38,8 +38,9 @@ kver=$(basename "$kroot")
 
 # The module, built against this kernel's own headers.
 mod=$build/vm/$kver/module
-if [ ! -f "$mod/pks.ko" ] || [ -n "$(find "$top/driver" -newer "$mod/pks.ko" -type f)" ]; then
-	rm -rf "$mod" && mkdir -p "$mod" && cp -r "$top/driver/." "$mod/"
+if [ ! -f "$mod/pks.ko" ] || [ -n "$(find "$top/driver" "$top/VERSION" -newer "$mod/pks.ko" -type f)" ]; then
+	rm -rf "$mod" && mkdir -p "$mod" && cp -r "$top/driver/." "$mod/" &&
+		cp "$top/VERSION" "$mod/"
 	make -s -C "$kroot/lib/modules/$kver/build" M="$mod" modules \
 		> "$out/module-build.log" 2>&1 ||
 		die "module build failed for $kver: see $out/module-build.log"
