@@ -82,7 +82,7 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
-	sanitize stress install uninstall fuzz fuzz-bin FORCE
+	sanitize stress install uninstall fuzz fuzz-bin dist deb FORCE
 
 all: module userspace man
 
@@ -95,14 +95,14 @@ LIB_HDR		:= lib/libpks.h lib/libpks-private.h
 
 $(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) driver/include/uapi/linux/pks.h VERSION
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 # Everything links the shared library, so every test run exercises its
 # soname and version script: a symbol missing from libpks.sym fails the
 # link. Programs run from build/ find it through their RUNPATH; the
 # copies make install puts in place are linked again without one.
 $(BUILD)/libpks.so.1: $(LIB_SRC:%.c=$(BUILD)/%.o) lib/libpks.sym
-	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
 		-Wl,--version-script=lib/libpks.sym -o $@ $(filter %.o,$^) \
 		$(NDCTL_LIBS) $(UUID_LIBS)
 
@@ -120,7 +120,7 @@ $(BUILD)/libpks.pc: lib/libpks.pc.in
 $(BUILD)/cli/%.o: cli/%.c $(CLI_HDR) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) $(SYSTEMD_CFLAGS) \
-		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(CFLAGS) \
+		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(CPPFLAGS) $(WARNINGS) $(CFLAGS) \
 		-c -o $@ $<
 
 CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -172,6 +172,11 @@ lint: deps
 clean:
 	rm -rf $(BUILD)
 
+# The Debian packages (debian/), built from a copy of the tree so that
+# the checkout's build/ is left alone; the .debs land in build/deb.
+deb:
+	@tests/deb/build.sh $(BUILD)/deb
+
 # make install / make uninstall, DESTDIR and PREFIX honoured. Without
 # DESTDIR (a real install) the module is also added to DKMS and built
 # for the running kernel; with DESTDIR (a package or staging root) only
@@ -183,7 +188,7 @@ MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
 # The installed pkstool: the same objects, linked without build/'s RUNPATH.
 $(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 $(DIST)/libpks.pc: lib/libpks.pc.in FORCE
 	@mkdir -p $(@D)
@@ -203,8 +208,12 @@ UNITS		:= pkstool-protect.service pkstool-protect@.service \
 
 FORCE:
 
-install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
+# dist: everything make install puts in place, built (no module, no
+# test programs): what a package build runs before make install.
+dist: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
 		$(UNITS:%=$(DIST)/%)
+
+install: dist
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/libpks/linux \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man7 \

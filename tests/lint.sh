@@ -99,6 +99,26 @@ else
 	echo "PASS lint/symbols"
 fi
 
+# One version (VERSION): debian/changelog's newest entry is that
+# release, NEWS starts with it, and dkms.conf and the Kbuild take it from
+# make install rather than saying their own.
+ver=$(cat VERSION)
+problems=
+deb=$(dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+[ "${deb%%[-+~]*}" = "$ver" ] ||
+	problems="$problems debian/changelog:${deb:-unreadable}"
+[ "$(head -n 1 NEWS)" = "pkstool $ver" ] ||
+	problems="$problems NEWS:$(head -n 1 NEWS | tr ' ' _)"
+grep -q '^PACKAGE_VERSION="@VERSION@"$' driver/dkms.conf.in ||
+	problems="$problems driver/dkms.conf.in"
+grep -q '^PACKAGE_VERSION="#MODULE_VERSION#"$' debian/pks-dkms.dkms ||
+	problems="$problems debian/pks-dkms.dkms"
+if [ -n "$problems" ]; then
+	echo "FAIL lint/version: not version $ver:$problems"
+else
+	echo "PASS lint/version"
+fi
+
 # Docs agree with the code: every command has its man page and README line
 # (help and version are described in pkstool(8)), every test case is in
 # pkstool-test(8).
