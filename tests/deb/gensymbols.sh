@@ -16,5 +16,6 @@ cp "$top/debian/control" "$top/debian/changelog" "$tmp/debian/"
 (cd "$tmp" && dpkg-gensymbols -plibpks1 -P"$tmp/pkg" -O"$tmp/symbols" \
 	> /dev/null)
 # Every symbol since 1.0, the first release, whatever version built it.
-sed -E 's/ [^ ]+$/ 1.0/;1s/ 1.0$/ #MINVER#/' "$tmp/symbols" \
+sed -E 's/ [^ ]+$/ 1.0/;1s/ 1.0$/ #MINVER#/' "$tmp/symbols" |
+	sed '1a\ * Build-Depends-Package: libpks-dev' \
 	> "$top/debian/libpks1.symbols"

@@ -80,7 +80,8 @@ hooks=(--customize-hook="cp '$tmp/pkstest.service' \"\$1/etc/systemd/system/\""
        --customize-hook="passwd --root \"\$1\" -d root")
 for k in "$@"; do
 	kver=$(basename "$k")
-	hooks+=(--customize-hook="cp -a '$k/lib/modules/$kver' \"\$1/lib/modules/\""
+	hooks+=(--customize-hook="mkdir -p \"\$1/lib/modules\""
+		--customize-hook="cp -a '$k/lib/modules/$kver' \"\$1/lib/modules/\""
 		--customize-hook="cp '$k/boot/config-$kver' \"\$1/boot/\""
 		--customize-hook="chroot \"\$1\" depmod -a '$kver'"
 		--customize-hook="chroot \"\$1\" mkinitramfs -o '/boot/initrd.img-$kver' '$kver'"

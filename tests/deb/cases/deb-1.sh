@@ -9,10 +9,7 @@
 . /run/pkstest/cases/lib-deb.sh
 
 no_failed boot
-mkdir -p /tmp/deb && cp "$PAYLOAD"/deb/1/*.deb /tmp/deb/
-apt-get install -y -q /tmp/deb/libpks1_*.deb /tmp/deb/pkstool_*.deb \
-	/tmp/deb/pks-dkms_*.deb /tmp/deb/pks-test-dkms_*.deb ||
-	fail "apt-get install of the packages failed"
+install_build 1 || fail "apt-get install of the packages failed"
 ver=$(dpkg-query -W -f '${Version}' pkstool)
 expect_eq "DKMS has pks" "$(dkms status pks | cut -d: -f1)" "pks/${ver%%[-+]*}"
 expect_eq "protect enabled" "$(systemctl is-enabled pkstool-protect.service)" enabled
@@ -39,9 +36,7 @@ cp /etc/pkstool/protect.conf /root/protect.conf.before
 no_failed enable
 
 # The newer build: the edited conffile stays as it is.
-cp "$PAYLOAD"/deb/2/*.deb /tmp/deb/
-apt-get install -y -q /tmp/deb/*+upgrade*.deb ||
-	fail "apt-get install of the newer build failed"
+install_build 2 || fail "apt-get install of the newer build failed"
 new=$(dpkg-query -W -f '${Version}' pkstool)
 [ "$new" != "$ver" ] || fail "the upgrade left pkstool at $ver"
 cmp /root/protect.conf.before /etc/pkstool/protect.conf ||

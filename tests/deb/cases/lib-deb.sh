@@ -14,6 +14,15 @@ no_failed() {
 	echo "ok: no failed unit after $1"
 }
 
+# install_build N: apt-get install build N's packages (payload deb/N),
+# all but libpks-dev
+install_build() {
+	local d=/tmp/deb$1
+	mkdir -p "$d" && cp "$PAYLOAD/deb/$1"/*.deb "$d/" &&
+		apt-get install -y -q "$d"/libpks1_*.deb "$d"/pkstool_*.deb \
+			"$d"/pks-dkms_*.deb "$d"/pks-test-dkms_*.deb
+}
+
 # wait_protected NS MODE: NS protected in MODE within 30 seconds
 wait_protected() {
 	local i
