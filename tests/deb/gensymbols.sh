@@ -17,5 +17,5 @@ cp "$top/debian/control" "$top/debian/changelog" "$tmp/debian/"
 	> /dev/null)
 # Every symbol since 1.0, the first release, whatever version built it.
 sed -E 's/ [^ ]+$/ 1.0/;1s/ 1.0$/ #MINVER#/' "$tmp/symbols" |
-	sed '1a\ * Build-Depends-Package: libpks-dev' \
+	sed '1a* Build-Depends-Package: libpks-dev' \
 	> "$top/debian/libpks1.symbols"
