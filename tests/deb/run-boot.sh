@@ -59,7 +59,7 @@ for c in "$@"; do
 	stage=$out/payload-$c
 	rm -rf "$stage" && mkdir -p "$stage"/{cases,modules,bin,deb}
 	cp "$here/cases/$c.sh" "$here/cases/lib-deb.sh" "$stage/cases/"
-	cp "$vm/lib.sh" "$stage/lib.sh"
+	cp "$vm/lib.sh" "$vm/first-fault-warn" "$stage/"
 	cp "$mod/pks.ko" "$mod/pks_test.ko" "$stage/modules/"
 	cp "$build/vm-bin/pks-ioctl" "$stage/bin/"
 	cp -r "$debdir/1" "$debdir/2" "$stage/deb/"
