@@ -23,7 +23,7 @@ modprobe pks || fail "modprobe pks failed"
 pkstool version
 setup_namespaces
 pmem=$(ndctl list -N -n "$FSDAX_NS" | jq -r '.[0].blockdev')
-mkfs.ext4 -q -F "/dev/$pmem" || fail "mkfs.ext4 /dev/$pmem failed"
+mkfs.ext4 -q -F -b 4096 "/dev/$pmem" || fail "mkfs.ext4 /dev/$pmem failed"
 mkdir -p "$MNT"
 echo "UUID=$(blkid -s UUID -o value "/dev/$pmem") $MNT ext4 dax 0 2" >> /etc/fstab
 expect_rc 0 pkstool enable --persist --mode=strict dax0.0
