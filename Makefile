@@ -10,7 +10,9 @@
 #   make lint       checkpatch and sparse on the driver
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS (20) each
 
-VERSION		:= 0.1
+# The one version of the module, libpks, pkstool and the packages:
+# VERSION, which debian/changelog and dkms.conf follow (tests/lint.sh).
+VERSION		:= $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 BUILD		:= $(CURDIR)/build
 CACHE		?= $(CURDIR)/.cache
 KERNELS		?= 6.1 6.12
@@ -86,7 +88,7 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
 .PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
-	sanitize stress install uninstall fuzz fuzz-bin FORCE
+	sanitize stress install uninstall fuzz fuzz-bin dist deb FORCE
 
 all: module userspace man
 
@@ -97,16 +99,16 @@ userspace: $(BUILD)/pkstool $(BUILD)/libpks.so.1 $(BUILD)/libpks.pc vm-bin
 
 LIB_HDR		:= lib/libpks.h lib/libpks-private.h
 
-$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) $(UAPI) $(UAPI_TEST)
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR) $(UAPI) $(UAPI_TEST) VERSION
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(WARNINGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 # Everything links the shared library, so every test run exercises its
 # soname and version script: a symbol missing from libpks.sym fails the
 # link. Programs run from build/ find it through their RUNPATH; the
 # copies make install puts in place are linked again without one.
 $(BUILD)/libpks.so.1: $(LIB_OBJ) lib/libpks.sym
-	$(CC) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpks.so.1 -Wl,--no-undefined \
 		-Wl,--version-script=lib/libpks.sym -o $@ $(LIB_OBJ) \
 		$(NDCTL_LIBS) $(UUID_LIBS)
 
@@ -121,10 +123,10 @@ PC_SED		= -e 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|' \
 $(BUILD)/libpks.pc: lib/libpks.pc.in
 	sed $(PC_SED) $< > $@
 
-$(BUILD)/cli/%.o: cli/%.c $(CLI_HDR)
+$(BUILD)/cli/%.o: cli/%.c $(CLI_HDR) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(KMOD_CFLAGS) $(GLIB_CFLAGS) $(SYSTEMD_CFLAGS) \
-		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(WARNINGS) $(CFLAGS) \
+		-DPKSTOOL_SYSCONFDIR=\"$(SYSCONFDIR)\" $(CPPFLAGS) $(WARNINGS) $(CFLAGS) \
 		-c -o $@ $<
 
 CLI_OBJ		:= $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -135,7 +137,7 @@ $(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
 	@rm -rf $(BUILD)/module && mkdir -p $(BUILD)/module
-	@cp -r driver/. $(BUILD)/module/
+	@cp -r driver/. $(BUILD)/module/ && cp VERSION $(BUILD)/module/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules
 
 man: $(MAN_SRC:man/%.txt=$(BUILD)/man/%.8) $(BUILD)/man/pkstool-json.7 \
@@ -176,6 +178,11 @@ lint: deps
 clean:
 	rm -rf $(BUILD)
 
+# The Debian packages (debian/), built from a copy of the tree so that
+# the checkout's build/ is left alone; the .debs land in build/deb.
+deb:
+	@tests/deb/build.sh $(BUILD)/deb
+
 # make install / make uninstall, DESTDIR and PREFIX honoured. Without
 # DESTDIR (a real install) the module is also added to DKMS and built
 # for the running kernel; with DESTDIR (a package or staging root) only
@@ -187,7 +194,7 @@ MAN_PAGES	:= $(MAN_SRC:man/%.txt=%.8)
 # The installed pkstool: the same objects, linked without build/'s RUNPATH.
 $(DIST)/pkstool: $(CLI_OBJ) $(LIBPKS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBPKS) $(JSONC_LIBS) $(KMOD_LIBS) $(GLIB_LIBS) $(SYSTEMD_LIBS)
 
 $(DIST)/libpks.pc: lib/libpks.pc.in FORCE
 	@mkdir -p $(@D)
@@ -207,8 +214,12 @@ UNITS		:= pkstool-protect.service pkstool-protect@.service \
 
 FORCE:
 
-install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
+# dist: everything make install puts in place, built (no module, no
+# test programs): what a package build runs before make install.
+dist: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
 		$(UNITS:%=$(DIST)/%)
+
+install: dist
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/libpks/linux \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man7 \
@@ -230,6 +241,7 @@ install: $(DIST)/pkstool $(DIST)/libpks.pc $(DIST)/dkms.conf $(LIBPKS) man \
 		$(INSTALL) -D -m 644 driver/$$f $(DESTDIR)$(DKMSSRCDIR)/$$f || exit 1; \
 	done
 	$(INSTALL) -m 644 $(DIST)/dkms.conf $(DESTDIR)$(DKMSSRCDIR)/dkms.conf
+	$(INSTALL) -m 644 VERSION $(DESTDIR)$(DKMSSRCDIR)/VERSION
 ifeq ($(DESTDIR),)
 	-ldconfig
 	@scripts/dkms-install.sh add $(VERSION)

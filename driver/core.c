@@ -189,3 +189,4 @@ module_exit(pks_exit);
 
 MODULE_DESCRIPTION("Protection Keys for Supervisor pages for stock kernels");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(PKS_VERSION);

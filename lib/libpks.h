@@ -85,6 +85,14 @@ int pks_driver_status(struct pks_ctx *ctx);
 bool pks_driver_is_read_only(struct pks_ctx *ctx);
 /* The driver ABI (PKS_ABI_VERSION) this libpks was built for. */
 unsigned int pks_get_lib_abi_version(void);
+/* This libpks's release, "1.0" (the VERSION pkstool is built from). */
+const char *pks_get_lib_version(void);
+/*
+ * The loaded pks module's release (/sys/module/pks/version) into @buf:
+ * 0, -ENOENT when no pks module is loaded, -ENODATA when it has no
+ * version, -ERANGE when @len is too short, or another read error.
+ */
+int pks_get_driver_version(char *buf, size_t len);
 const char *pks_device_path(struct pks_ctx *ctx);
 
 /**

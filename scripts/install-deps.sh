@@ -15,6 +15,7 @@ packages=(
 	python3-jsonschema
 	dkms libkmod-dev bash-completion libglib2.0-dev uuid-dev libsystemd-dev
 	python3-prometheus-client
+	dpkg-dev debhelper dh-dkms lintian fakeroot mmdebstrap
 )
 
 missing=()

@@ -65,7 +65,7 @@ kver=$(basename "$kroot")
 module_check() {
 	local name=$1 mod=$2 out warn
 	shift 2
-	rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/"
+	rm -rf "$mod" && mkdir -p "$mod" && cp -r driver/. "$mod/" && cp VERSION "$mod/"
 	out=$(make -C "$kroot/lib/modules/$kver/build" M="$mod" "$@" modules 2>&1)
 	if [ $? -ne 0 ]; then
 		echo "$out" >&2
@@ -134,6 +134,26 @@ if [ -n "$problems" ]; then
 	echo "FAIL lint/symbols:$problems"
 else
 	echo "PASS lint/symbols"
+fi
+
+# One version (VERSION): debian/changelog's newest entry is that
+# release, NEWS starts with it, and dkms.conf and the Kbuild take it from
+# make install rather than saying their own.
+ver=$(cat VERSION)
+problems=
+deb=$(dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+[ "${deb%%[-+~]*}" = "$ver" ] ||
+	problems="$problems debian/changelog:${deb:-unreadable}"
+[ "$(head -n 1 NEWS)" = "pkstool $ver" ] ||
+	problems="$problems NEWS:$(head -n 1 NEWS | tr ' ' _)"
+grep -q '^PACKAGE_VERSION="@VERSION@"$' driver/dkms.conf.in ||
+	problems="$problems driver/dkms.conf.in"
+grep -q '^PACKAGE_VERSION="#MODULE_VERSION#"$' debian/pks-dkms.dkms ||
+	problems="$problems debian/pks-dkms.dkms"
+if [ -n "$problems" ]; then
+	echo "FAIL lint/version: not version $ver:$problems"
+else
+	echo "PASS lint/version"
 fi
 
 # Docs agree with the code: every command has its man page and README line

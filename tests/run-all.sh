@@ -213,6 +213,9 @@ run_judge lint tests/lint.sh
 run_judge install tests/install/run.sh
 KERNELS=$kernels run_judge dkms tests/install/dkms.sh
 run_judge completion tests/install/completion.sh
+# The Debian packages: built (and a newer build, for the upgrade) and
+# lintian here; installed and booted with systemd in each kernel's VMs.
+run_judge deb tests/deb/run.sh packages "$logs/deb"
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
 # gives a case its own boot (it taints or kills things), and so does
@@ -249,6 +252,8 @@ vm_cases() {
 	done
 	[ ${#nopks[@]} -gt 0 ] &&
 		sub "vm-$k-nopks" tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
+	# The real boot: a Debian 12 image with systemd, two boots.
+	sub "deb-$k" tests/deb/run.sh boot "$k" "$logs/deb" "$logs/deb-$k"
 }
 
 # vm_tag KERNEL CASE: what run-vm.sh calls the VM CASE runs in, vm-K-pks,
@@ -274,6 +279,8 @@ judge_vms() {
 	done
 	[ ${#nopks[@]} -gt 0 ] &&
 		judge "vm-$k-nopks" "${nopks[@]/#/vm-$k-nopks/}" "vm-$k-nopks/boot"
+	judge "deb-$k" $(ls tests/deb/cases/deb-*.sh | xargs -n1 basename |
+			 sed "s|^|deb-$k/|;s|\.sh$||")
 	return 0
 }
 

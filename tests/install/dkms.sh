@@ -21,7 +21,7 @@ if ! command -v dkms > /dev/null; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ver=$(sed -n 's/^VERSION[[:space:]]*:= *//p' Makefile)
+ver=$(cat VERSION)
 if ! make -s install DESTDIR="$tmp/root" > "$tmp/make.log" 2>&1; then
 	cat "$tmp/make.log" >&2
 	echo "FAIL dkms/add: make install failed"

@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ver=$(sed -n 's/^VERSION[[:space:]]*:= *//p' Makefile)
+ver=$(cat VERSION)
 triplet=$(${CC:-cc} -print-multiarch)
 
 # expected PREFIX LIBDIR UDEVDIR: the files make install must put there
@@ -37,6 +37,7 @@ expected() {
 			echo "/usr/src/pks-$ver/${f#driver/}"
 		done
 		echo "/usr/src/pks-$ver/dkms.conf"
+		echo "/usr/src/pks-$ver/VERSION"
 		echo "$p/share/bash-completion/completions/pkstool"
 		echo "$p/lib/systemd/system/pkstool-protect.service"
 		echo "$p/lib/systemd/system/pkstool-protect@.service"

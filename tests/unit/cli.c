@@ -360,9 +360,13 @@ Test(cli, version_and_help_json)
 	cr_expect(json_object_is_type(v, json_type_string));
 	cr_assert(json_object_object_get_ex(obj, "abi_version", &v));
 	cr_expect_eq(json_object_get_int(v), PKS_ABI_VERSION);
+	cr_assert(json_object_object_get_ex(obj, "lib_version", &v));
+	cr_expect_str_eq(json_object_get_string(v), pks_get_lib_version());
 	json_object_put(root);
 	RUN(&res, NO_DEVICE, "version");
 	cr_expect_neq(res.out[0], '[', "%s", res.out);
+	cr_expect(strstr(res.out, "libpks "), "%s", res.out);
+	cr_expect(strstr(res.out, "\ndriver "), "%s", res.out);
 
 	RUN(&res, NO_DEVICE, "help", "-j");
 	cr_assert_eq(res.status, 0, "%s", res.err);

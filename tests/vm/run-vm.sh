@@ -37,13 +37,8 @@ kroot=$("$here/fetch-kernel.sh" "$series" "$cache/kernels") ||
 kver=$(basename "$kroot")
 
 # The module, built against this kernel's own headers.
-mod=$build/vm/$kver/module
-if [ ! -f "$mod/pks.ko" ] || [ -n "$(find "$top/driver" -newer "$mod/pks.ko" -type f)" ]; then
-	rm -rf "$mod" && mkdir -p "$mod" && cp -r "$top/driver/." "$mod/"
-	make -s -C "$kroot/lib/modules/$kver/build" M="$mod" modules \
-		> "$out/module-build.log" 2>&1 ||
-		die "module build failed for $kver: see $out/module-build.log"
-fi
+mod=$("$here/build-module.sh" "$kroot" "$build" "$out/module-build.log") ||
+	die "module build failed for $kver: see $out/module-build.log"
 
 initrd=$out/initrd.gz
 "$here/mkinitramfs.sh" "$kroot" "$mod/pks.ko" "$build" "$initrd" ||

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian packages, for tests/run-all.sh:
+#   run.sh packages OUT     make deb's packages into OUT/1, and a newer
+#                           build (VERSION+upgrade1) into OUT/2 for the
+#                           upgrade; lintian on OUT/1. Prints deb/build,
+#                           deb/lintian.
+#   run.sh boot SERIES DEBDIR OUT
+#                           the real boot (tests/deb/run-boot.sh), two
+#                           boots of one VM: deb-1 installs, records and
+#                           upgrades, deb-2 checks what the units did and
+#                           purges. Prints deb-SERIES/deb-1, deb-SERIES/deb-2.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/deb
+
+case ${1:-} in
+packages)
+	out=$2
+	ver=$(cat "$top/VERSION")
+	if "$here/build.sh" "$out/1" > /dev/null &&
+	   PKS_DEB_VERSION=$ver+upgrade1 "$here/build.sh" "$out/2" > /dev/null; then
+		echo "PASS deb/build ($(cd "$out/1" && ls ./*.deb | sed 's|^\./||;s|_.*||' | paste -sd' '))"
+	else
+		echo "FAIL deb/build: dpkg-buildpackage failed (see $out/*/build.log)"
+		exit 0
+	fi
+	# Every tag, info and pedantic ones included, unless overridden with
+	# its reason in debian/*.lintian-overrides.
+	tags=$(cd "$out/1" && lintian --pedantic --display-info ./*.changes 2>&1 |
+	       grep -E '^[EWIPX]: ')
+	if [ -z "$tags" ]; then
+		echo "PASS deb/lintian"
+	else
+		echo "$tags" >&2
+		echo "FAIL deb/lintian: $(echo "$tags" | wc -l) tags: $(echo "$tags" | head -n 1)"
+	fi
+	;;
+boot)
+	"$here/run-boot.sh" "$2" "$4" "$3" deb-1 deb-2
+	;;
+*)
+	echo "usage: run.sh packages OUT | boot SERIES DEBDIR OUT" >&2
+	exit 2
+	;;
+esac
