@@ -277,6 +277,15 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		return PKSTOOL_FAILED;
 	}
 	/* Resolve every name before changing anything. */
+	/*
+	 * The udev-started unit names every dax device and pmem disk that
+	 * appears, a raw namespace's too: a device pkstool cannot protect
+	 * has no record, which is nothing to do, not an error.
+	 */
+	if (opts.from_config)
+		return pkstool_persist_apply(ctx, &opts.common, opts.names,
+					     opts.nr_names) ?
+		       PKSTOOL_FAILED : PKSTOOL_DONE;
 	for (i = 0; i < opts.nr_names; i++) {
 		ns = pks_ns_find(ctx, opts.names[i]);
 		if (!ns) {
@@ -293,10 +302,6 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			return PKSTOOL_FAILED;
 		}
 	}
-	if (opts.from_config)
-		return pkstool_persist_apply(ctx, &opts.common, opts.names,
-					     opts.nr_names) ?
-		       PKSTOOL_FAILED : PKSTOOL_DONE;
 	/* Open the records first: a failure there changes nothing. */
 	if (opts.persist &&
 	    pkstool_persist_open(&persist, true, &opts.common, pkstool_cmd))

@@ -103,6 +103,12 @@ echo "$json" | emit_json from-config
 expect_eq "only dax0.0's record" "$(echo "$json" | jq -r '[.[] | .dev + ":" + .result] | join(",")')" "$DAX_NS:enabled"
 protected_as "$DAX_NS" relaxed
 protected_as "$FSDAX_NS" strict
+# The udev rule starts the unit for every pmem disk, a raw namespace's
+# too: no record of it, nothing to do, exit 0 (the unit must not fail).
+raw_blk=$(ndctl list -n "$RAW_NS" | jq -r '.[0].blockdev')
+json=$(pkstool enable --from-config --json "$raw_blk") ||
+	fail "--from-config $raw_blk (a raw namespace) failed: $json"
+expect_eq "a raw namespace's records" "$(echo "$json" | jq length)" 0
 
 # Changed by hand: reported, left alone.
 expect_rc 0 pkstool enable --mode=strict dax0.0
