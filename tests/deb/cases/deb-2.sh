@@ -52,6 +52,13 @@ dns=$(ndctl list -N -n "$DAX_NS" | jq -r '.[0].dev')
 ndctl disable-namespace "$dns" || fail "disable-namespace $dns failed"
 ndctl enable-namespace "$dns" || fail "enable-namespace $dns failed"
 udevadm settle
+[ "$(ns_json "$DAX_NS" .protected)" = true ] || sleep 30
+[ "$(ns_json "$DAX_NS" .protected)" = true ] || {
+	systemctl status --no-pager 'pkstool-protect@*' 2>&1 | tail -n 30
+	journalctl -b --no-pager -o short-monotonic -u 'pkstool-protect@*' | tail -n 30
+	udevadm info /dev/dax0.0
+	systemctl list-units --all --no-pager '*dax*'
+}
 wait_protected "$DAX_NS" strict
 [ "$(finished pkstool-protect@dax0.0.service)" -gt "$n" ] ||
 	fail "pkstool-protect@dax0.0.service did not run"
@@ -73,7 +80,8 @@ echo "monitor: $line"
 echo "$line" | jq -e '.access == "write" and (.chardev | test("dax0.0"))' > /dev/null ||
 	fail "no JSON line for the stray in journalctl -u pkstool-monitor"
 systemctl stop pkstool-monitor || fail "systemctl stop pkstool-monitor failed"
-expect_eq "monitor after stop" "$(systemctl show -P ActiveState,Result pkstool-monitor | paste -sd' ')" "inactive success"
+# One property a call: show -P prints several in the unit's order.
+expect_eq "monitor after stop" "$(systemctl show -P ActiveState pkstool-monitor) $(systemctl show -P Result pkstool-monitor)" "inactive success"
 no_failed monitor
 
 # apt-get purge: no DKMS tree, no unit left enabled, no configuration.
