@@ -106,6 +106,19 @@ for k in ${KERNELS:-6.1 6.12}; do
 		grep -q '^FAIL' <<< "$verdict" && rc=1
 		runs+=("$k:$n:$out/bench.out")
 	done
+	# CXL persistent memory beside the NVDIMM (bench-cxl.sh), when the
+	# figures asked for include its cost figure.
+	case "+${BENCH_FIGURES:-all}+" in
+	*+all+* | *+cost+*) ;;
+	*) continue ;;
+	esac
+	out=$top/build/bench-$k-cxl
+	echo "bench: Debian $k, CXL and NVDIMM: booting the VM" >&2
+	rm -rf "$out" && mkdir -p "$out"
+	tests/vm/run-vm.sh "$k" pks "$out" bench-cxl > "$out/verdict"
+	cat "$out/verdict"
+	grep -q '^FAIL' "$out/verdict" && rc=1
+	runs+=("$k:2:$out/bench-cxl.out")
 done
 python3 tests/bench/report.py "$top/build/bench" "${runs[@]}" || rc=1
 exit $rc

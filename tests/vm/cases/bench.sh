@@ -255,31 +255,8 @@ done
 pkstool disable --all >/dev/null
 }
 
-# What enable and disable cost against the namespace's size: the
-# direct-map entries keyed (counted: the size over the leaf size, all
-# unkeyed again after) and the time of each, three runs per size, on
-# namespaces made afresh of each size. The largest is 1008 MiB, not 1 GiB:
-# a namespace of 1 GiB covers the whole aligned GiB at the region's start,
-# which the kernel then maps with one 1 GiB direct-map page, and the dax
-# device (the namespace less its metadata) cannot be keyed inside that
-# page without splitting it, so enable rightly refuses it.
-want cost "enable and disable against namespace size, 64 MiB to 1008 MiB" && {
-ndctl destroy-namespace -f all >/dev/null 2>&1
-for size in 64M 256M 1008M; do
-	ndctl create-namespace -r region0 -m devdax -a 2M -s $size >/dev/null ||
-		fail "cannot create a $size devdax namespace"
-	start=$(sysfs_hex /sys/bus/dax/devices/dax0.0/resource)
-	bytes=$(cat /sys/bus/dax/devices/dax0.0/size)
-	for run in 1 2 3; do
-		out=$(pks-ioctl protect-cost "$start" "$bytes" /dev/dax0.0) ||
-			fail "protect-cost $size"
-		echo "$out" | jq -c "{figure: \"enable and disable cost\", namespace: \"$size\", run: $run} + ."
-		leaf=$(echo "$out" | jq .leaf_bytes)
-		[ "$leaf" -gt 0 ] || fail "$size: no leaf size"
-		expect_eq "$size: entries keyed" "$(echo "$out" | jq .keyed_entries)" $((bytes / leaf))
-		expect_eq "$size: entries keyed after disable" "$(echo "$out" | jq .keyed_after_unprotect)" 0
-	done
-	ndctl destroy-namespace -f all >/dev/null 2>&1
-done
-}
+# What enable and disable cost against the namespace's size (lib.sh's
+# cost_figure), on the NVDIMM; bench-cxl.sh measures the same on CXL.
+want cost "enable and disable against namespace size, 64 MiB to 1008 MiB" &&
+	cost_figure region0 ""
 exit 0
