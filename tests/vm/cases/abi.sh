@@ -11,7 +11,7 @@ pks_ready
 drv=$(info_json .driver.abi_version)
 other=$(pkstool-other-abi version --json | jq -r '.[0].abi_version')
 [ "$other" != "$drv" ] || fail "pkstool-other-abi speaks the driver's ABI $drv"
-ver=$(pkstool version)
+ver=$(pkstool version --json | jq -r ".[0].version")
 expect_rc 0 pkstool info
 expect_rc 0 pkstool list
 for cmd in info "list" "enable dax0.0" "disable dax0.0" faults "test single-key"; do
