@@ -52,13 +52,6 @@ dns=$(ndctl list -N -n "$DAX_NS" | jq -r '.[0].dev')
 ndctl disable-namespace "$dns" || fail "disable-namespace $dns failed"
 ndctl enable-namespace "$dns" || fail "enable-namespace $dns failed"
 udevadm settle
-[ "$(ns_json "$DAX_NS" .protected)" = true ] || sleep 30
-[ "$(ns_json "$DAX_NS" .protected)" = true ] || {
-	systemctl status --no-pager 'pkstool-protect@*' 2>&1 | tail -n 30
-	journalctl -b --no-pager -o short-monotonic -u 'pkstool-protect@*' | tail -n 30
-	udevadm info /dev/dax0.0
-	systemctl list-units --all --no-pager '*dax*'
-}
 wait_protected "$DAX_NS" strict
 [ "$(finished pkstool-protect@dax0.0.service)" -gt "$n" ] ||
 	fail "pkstool-protect@dax0.0.service did not run"

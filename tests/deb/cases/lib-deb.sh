@@ -36,6 +36,12 @@ wait_protected() {
 			[ "$(ns_json "$1" .protection_mode)" = "$2" ] && break
 		sleep 1
 	done
+	# Not protected in time: what the units and udev made of it.
+	[ "$(ns_json "$1" .protected)" = true ] || {
+		systemctl status --no-pager 'pkstool-protect*' 2>&1 | tail -n 30
+		journalctl -b --no-pager -o short-monotonic -u 'pkstool-protect*' |
+			tail -n 30
+	}
 	expect_eq "$1 protected" "$(ns_json "$1" .protected)" true
 	expect_eq "$1 mode" "$(ns_json "$1" .protection_mode)" "$2"
 }
