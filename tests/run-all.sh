@@ -178,44 +178,50 @@ not_run() {
 	done
 }
 
-make -s unit > "$logs/unit-build.log" 2>&1 ||
-	tally <<< "FAIL unit/build: see $logs/unit-build.log"
-run_units unit "$top/build/pkstool" build/unit
+# host_checks: everything make check runs on this machine rather than in
+# a VM: unit tests (plain and sanitized), fuzzing, static checks, install,
+# DKMS, completion and the Debian packages. They run while the VMs boot.
+host_checks() {
+	local ok m
+	make -s unit > "$logs/unit-build.log" 2>&1 ||
+		tally <<< "FAIL unit/build: see $logs/unit-build.log"
+	run_units unit "$top/build/pkstool" build/unit
 
-# The same unit tests under ASan and UBSan, after a control that proves
-# each sanitizer stops a program that commits its error here.
-if make -s sanitize > "$logs/sanitize-build.log" 2>&1; then
-	ok=1
-	for m in overflow:AddressSanitizer leak:LeakSanitizer \
-		 "ub:runtime error"; do
-		if build/sanitize/control "${m%%:*}" > "$logs/sanitize-control.log" 2>&1 ||
-		   ! grep -q "${m#*:}" "$logs/sanitize-control.log"; then
-			tally <<< "FAIL sanitize/control: ${m%%:*} not caught (see $logs/sanitize-control.log)"
-			ok=
+	# The same unit tests under ASan and UBSan, after a control that proves
+	# each sanitizer stops a program that commits its error here.
+	if make -s sanitize > "$logs/sanitize-build.log" 2>&1; then
+		ok=1
+		for m in overflow:AddressSanitizer leak:LeakSanitizer \
+			 "ub:runtime error"; do
+			if build/sanitize/control "${m%%:*}" > "$logs/sanitize-control.log" 2>&1 ||
+			   ! grep -q "${m#*:}" "$logs/sanitize-control.log"; then
+				tally <<< "FAIL sanitize/control: ${m%%:*} not caught (see $logs/sanitize-control.log)"
+				ok=
+			fi
+		done
+		if [ -n "$ok" ]; then
+			tally <<< "PASS sanitize/control"
+			run_units sanitize "$top/build/sanitize/pkstool" build/sanitize/unit
+		else
+			not_run sanitize "the sanitizer control failed"
 		fi
-	done
-	if [ -n "$ok" ]; then
-		tally <<< "PASS sanitize/control"
-		run_units sanitize "$top/build/sanitize/pkstool" build/sanitize/unit
 	else
-		not_run sanitize "the sanitizer control failed"
+		tally <<< "FAIL sanitize/build: see $logs/sanitize-build.log"
+		not_run sanitize "the sanitize build failed"
 	fi
-else
-	tally <<< "FAIL sanitize/build: see $logs/sanitize-build.log"
-	not_run sanitize "the sanitize build failed"
-fi
 
-# libFuzzer, 20 seconds a target, after a control per target that proves
-# a planted bug is found (tests/fuzz/run.sh).
-run_judge fuzz tests/fuzz/run.sh
+	# libFuzzer, 20 seconds a target, after a control per target that proves
+	# a planted bug is found (tests/fuzz/run.sh).
+	run_judge fuzz tests/fuzz/run.sh
 
-run_judge lint tests/lint.sh
-run_judge install tests/install/run.sh
-KERNELS=$kernels run_judge dkms tests/install/dkms.sh
-run_judge completion tests/install/completion.sh
-# The Debian packages: built (and a newer build, for the upgrade) and
-# lintian here; installed and booted with systemd in each kernel's VMs.
-run_judge deb tests/deb/run.sh packages "$logs/deb"
+	run_judge lint tests/lint.sh
+	run_judge install tests/install/run.sh
+	KERNELS=$kernels run_judge dkms tests/install/dkms.sh
+	run_judge completion tests/install/completion.sh
+	# The Debian packages: built (and a newer build, for the upgrade) and
+	# lintian here; installed and booted with systemd in each kernel's VMs.
+	run_judge deb tests/deb/run.sh packages "$logs/deb"
+}
 
 # VM cases: header "# cpu: nopks" picks the no-PKS CPU, "# boot: own"
 # gives a case its own boot (it taints or kills things), and so does
@@ -239,9 +245,13 @@ for f in tests/vm/cases/*.sh; do
 done
 # vm_cases KERNEL: every VM of one kernel, one after the other, each a
 # sub-runner: vm-K-pks (the shared boot), vm-K-CASE (a case's own boot),
-# vm-K-nopks.
+# vm-K-nopks, all booting what prepare.sh made once for the kernel; last
+# the real boot, once host_checks has built the packages.
 vm_cases() {
-	local k=$1 c next
+	local k=$1 c next why
+	local -x VM_PREPARED=$logs/vm-$k-prepared
+	why=$(tests/vm/prepare.sh "$k" "$VM_PREPARED") ||
+		echo "FAIL vm-$k/prepare: $why" > "$logs/vm-$k-prepare.results"
 	sub "vm-$k-pks" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}"
 	for c in "${own[@]}"; do
 		sub "vm-$k-$c" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c"
@@ -252,7 +262,11 @@ vm_cases() {
 	done
 	[ ${#nopks[@]} -gt 0 ] &&
 		sub "vm-$k-nopks" tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
-	# The real boot: a Debian 12 image with systemd, two boots.
+	# The real boot: a Debian 12 image with systemd, two boots, of the
+	# packages host_checks builds (its deb.rc says they are done).
+	while [ ! -f "$logs/deb.rc" ] && kill -0 $$ 2>/dev/null; do
+		sleep 5
+	done
 	sub "deb-$k" tests/deb/run.sh boot "$k" "$logs/deb" "$logs/deb-$k"
 }
 
@@ -284,23 +298,30 @@ judge_vms() {
 	return 0
 }
 
-# The kernels' VMs run side by side (VM_PARALLEL=0 runs them in turn): a
-# VM emulates its CPUs on one host thread (run-vm.sh), so each kernel has
-# a core of the two. The kernels are fetched first, one at a time.
+# The kernels' VMs run side by side, and beside host_checks (VM_PARALLEL
+# =0: host_checks, then each kernel's VMs in turn): a VM emulates its
+# CPUs on one host thread (run-vm.sh), so each kernel has a core of the
+# two, and host_checks, mostly one thread or waiting on the network, takes
+# a share of both. The kernels are fetched first, one at a time.
 for k in $kernels; do
 	tests/vm/fetch-kernel.sh "$k" "${CACHE:-$top/.cache}/kernels" \
 		> /dev/null 2> "$logs/fetch-$k.log" ||
 		tally <<< "FAIL vm-$k/fetch: see $logs/fetch-$k.log"
 done
-for k in $kernels; do
-	if [ "${VM_PARALLEL:-1}" = 0 ]; then
+if [ "${VM_PARALLEL:-1}" = 0 ]; then
+	host_checks
+	for k in $kernels; do
 		vm_cases "$k"
-	else
+	done
+else
+	for k in $kernels; do
 		vm_cases "$k" &
-	fi
-done
-wait
+	done
+	host_checks
+	wait
+fi
 for k in $kernels; do
+	[ -f "$logs/vm-$k-prepare.results" ] && tally < "$logs/vm-$k-prepare.results"
 	judge_vms "$k"
 done
 

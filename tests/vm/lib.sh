@@ -108,6 +108,14 @@ rule_grants() {
 # The PKRS value the driver keeps outside windows: key 0 RW, 1..15 AD.
 DEFAULT_PKRS=0x55555554
 
+# kernel_log_count TEXT: how many kernel log lines since boot hold TEXT.
+# From the VM init's full copy of /dev/kmsg, not dmesg: the ring buffer
+# drops old lines under a busy case, so a count taken by dmesg before and
+# after can stay level while lines were added.
+kernel_log_count() {
+	grep -cF -- "$1" /tmp/kmsg
+}
+
 # quiet_fault_log: the driver logs 10 fault reports per 5 seconds; wait out
 # the burst of an earlier case in this boot, so that the reports a case
 # requires in the kernel log are not the ones suppressed.
@@ -275,7 +283,6 @@ cxl_create_region() {
 	echo "cxl region $CXL_REGION is nvdimm $CXL_ND_REGION"
 }
 
-# --- CXL and shared-proof helpers (cxl2 branch) ---
 
 # integrity_proof NS: the libpmem2 data-integrity proof on the devdax
 # namespace NS: with protection, 1000 stray kernel writes all refused and

@@ -21,8 +21,6 @@ shift 3
 cases=("$@")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/vm
-build=${BUILD:-$top/build}
-cache=${CACHE:-$top/.cache}
 tag=vm-$series-$cpu
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -32,17 +30,20 @@ die() {
 	exit 1
 }
 
-kroot=$("$here/fetch-kernel.sh" "$series" "$cache/kernels") ||
-	die "cannot fetch the $series kernel"
+# VM_PREPARED=DIR: the kernel and initramfs prepare.sh made in DIR for
+# this series; without it, prepare them in OUTDIR.
+prepared=${VM_PREPARED:-$out}
+if [ -z "${VM_PREPARED:-}" ]; then
+	why=$("$here/prepare.sh" "$series" "$out") || die "$why"
+fi
+kroot=$(cat "$prepared/kroot" 2>/dev/null) && [ -f "$prepared/initrd.gz" ] ||
+	die "$prepared holds no prepared $series kernel (tests/vm/prepare.sh)"
 kver=$(basename "$kroot")
-
-# The module, built against this kernel's own headers.
-mod=$("$here/build-module.sh" "$kroot" "$build" "$out/module-build.log") ||
-	die "module build failed for $kver: see $out/module-build.log"
-
-initrd=$out/initrd.gz
-"$here/mkinitramfs.sh" "$kroot" "$mod/pks.ko" "$build" "$initrd" ||
-	die "initramfs build failed"
+case $kver in
+"$series".*) ;;
+*) die "$prepared was prepared for kernel $kver, not for $series" ;;
+esac
+initrd=$prepared/initrd.gz
 
 cpuopt=max
 [ "$cpu" = nopks ] && cpuopt=max,-pks

@@ -14,6 +14,10 @@
  *				pattern with pmem2 memcpy and persist, map
  *				again and check it
  *
+ * PKS_FILEOPS_big_len_MIB (1 to 8; default 8) sizes the big file run writes
+ * and moves by every path: smaller on CXL memory, which QEMU emulates
+ * access by access.
+ *
  * Exit 0 when every check held, 1 otherwise (the failing step is named).
  */
 #include <dirent.h>
@@ -40,7 +44,7 @@
 #define MAP_SYNC		0x80000
 #endif
 
-#define BIG	(8UL << 20)
+static size_t big_len = 8UL << 20;	/* the big file */
 #define CHUNK	(1UL << 20)
 
 static char path_buf[4096];
@@ -147,26 +151,38 @@ static int do_phys(const char *file)
 
 static int do_run(const char *dir)
 {
-	unsigned char *big = malloc(BIG), *buf = malloc(BIG), *d;
+	unsigned char *big, *buf, *d;
 	int fd, fd2, fd3;
 	off_t off;
 	void *m;
 
+	if (getenv("PKS_FILEOPS_BIG_MIB")) {
+		unsigned long mib = strtoul(getenv("PKS_FILEOPS_BIG_MIB"),
+					    NULL, 10);
+
+		if (mib < 1 || mib > 8) {
+			fprintf(stderr, "pks-fileops: PKS_FILEOPS_BIG_MIB must be 1 to 8\n");
+			exit(2);
+		}
+		big_len = mib << 20;
+	}
+	big = malloc(big_len);
+	buf = malloc(big_len);
 	if (!big || !buf || posix_memalign((void **)&d, 4096, CHUNK))
 		fail("malloc");
-	pattern(big, BIG, 1);
+	pattern(big, big_len, 1);
 
 	/* write(), then read() and unaligned pwrite()/pread(). */
 	fd = open(in(dir, "big"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		fail("create big");
-	write_all(fd, big, BIG, 0);
-	read_all(fd, buf, BIG, 0);
-	check(!memcmp(big, buf, BIG), "write then read 8 MiB");
+	write_all(fd, big, big_len, 0);
+	read_all(fd, buf, big_len, 0);
+	check(!memcmp(big, buf, big_len), "write then read the big file");
 	memcpy(big + 4097, "unaligned bytes", 15);
 	write_all(fd, big + 4097, 15, 4097);
-	memcpy(big + BIG - 3, "end", 3);
-	write_all(fd, big + BIG - 3, 3, BIG - 3);
+	memcpy(big + big_len - 3, "end", 3);
+	write_all(fd, big + big_len - 3, 3, big_len - 3);
 	read_all(fd, buf, 4096 * 3, 0);
 	check(!memcmp(big, buf, 4096 * 3), "unaligned pwrite and pread");
 	if (fsync(fd) || fdatasync(fd))
@@ -188,30 +204,30 @@ static int do_run(const char *dir)
 	/* copy_file_range() and sendfile() from a DAX file. */
 	fd2 = open(in(dir, "copy"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	off = 0;
-	if (fd2 < 0 || copy_file_range(fd, &off, fd2, NULL, BIG, 0) !=
-	    (ssize_t)BIG)
+	if (fd2 < 0 || copy_file_range(fd, &off, fd2, NULL, big_len, 0) !=
+	    (ssize_t)big_len)
 		fail("copy_file_range");
-	read_all(fd2, buf, BIG, 0);
-	check(!memcmp(big, buf, BIG), "copy_file_range");
+	read_all(fd2, buf, big_len, 0);
+	check(!memcmp(big, buf, big_len), "copy_file_range");
 	close(fd2);
 	fd2 = open(in(dir, "sent"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	off = 0;
-	if (fd2 < 0 || sendfile(fd2, fd, &off, BIG) != (ssize_t)BIG)
+	if (fd2 < 0 || sendfile(fd2, fd, &off, big_len) != (ssize_t)big_len)
 		fail("sendfile");
-	read_all(fd2, buf, BIG, 0);
-	check(!memcmp(big, buf, BIG), "sendfile");
+	read_all(fd2, buf, big_len, 0);
+	check(!memcmp(big, buf, big_len), "sendfile");
 	close(fd2);
 
 	/* mmap: stores, msync, read back; MAP_PRIVATE stays private. */
-	m = mmap(NULL, BIG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	m = mmap(NULL, big_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED)
 		fail("mmap");
-	check(!memcmp(m, big, BIG), "loads through mmap");
+	check(!memcmp(m, big, big_len), "loads through mmap");
 	pattern(big, CHUNK, 2);
 	memcpy(m, big, CHUNK);
 	if (msync(m, CHUNK, MS_SYNC))
 		fail("msync");
-	munmap(m, BIG);
+	munmap(m, big_len);
 	read_all(fd, buf, CHUNK, 0);
 	check(!memcmp(big, buf, CHUNK), "stores through mmap and msync");
 	m = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
@@ -238,12 +254,12 @@ static int do_run(const char *dir)
 	fd3 = open(in(dir, "holes"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd3 < 0)
 		fail("create holes");
-	write_all(fd3, big, BIG, 0);
-	if (ftruncate(fd3, BIG - 5000) || ftruncate(fd3, BIG))
+	write_all(fd3, big, big_len, 0);
+	if (ftruncate(fd3, big_len - 5000) || ftruncate(fd3, big_len))
 		fail("ftruncate");
-	read_all(fd3, buf, BIG, 0);
-	memset(big + BIG - 5000, 0, 5000);
-	check(!memcmp(big, buf, BIG), "truncate to an unaligned size and back");
+	read_all(fd3, buf, big_len, 0);
+	memset(big + big_len - 5000, 0, 5000);
+	check(!memcmp(big, buf, big_len), "truncate to an unaligned size and back");
 	if (fallocate(fd3, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 10000,
 		      70000))
 		fail("FALLOC_FL_PUNCH_HOLE");
@@ -251,8 +267,8 @@ static int do_run(const char *dir)
 	if (fallocate(fd3, FALLOC_FL_ZERO_RANGE, 200000, 30000))
 		fail("FALLOC_FL_ZERO_RANGE");
 	memset(big + 200000, 0, 30000);
-	read_all(fd3, buf, BIG, 0);
-	check(!memcmp(big, buf, BIG), "punch hole and zero range");
+	read_all(fd3, buf, big_len, 0);
+	check(!memcmp(big, buf, big_len), "punch hole and zero range");
 	close(fd3);
 	close(fd);
 

@@ -5,6 +5,10 @@
  *
  *   pks-paths DAXDEV PATH [BLOCKDEV]
  *
+ * PKS_PATHS_MAP_MIB (even, 4 to 64; default 64) sizes the child's
+ * mapping, which process-vm moves in one call each way and a core dump
+ * holds: smaller on CXL memory, which QEMU emulates access by access.
+ *
  * PATH is one of ptrace, proc-mem, process-vm, vmsplice, coredump,
  * io-uring, odirect or odirect-loop (which need BLOCKDEV, a brd, loop or
  * other CPU-copying block device). A child process maps DAXDEV and fills it with a pattern;
@@ -33,11 +37,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAP_LEN		(64UL << 20)	/* the mapping the child holds */
 #define IO_LEN		(1UL << 20)	/* what most paths move */
 #define PEEK_WORDS	512
 
 static const char *path_name;
+static size_t map_len = 64UL << 20;	/* the mapping the child holds */
 
 static void die(const char *what)
 {
@@ -92,7 +96,7 @@ static void *map_dax(const char *dev)
 
 	if (fd < 0)
 		die(dev);
-	p = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap of the dax device");
 	close(fd);
@@ -118,7 +122,7 @@ static pid_t spawn_target(const char *dev, uint64_t seed, bool dump,
 		void *p = map_dax(dev);
 		uintptr_t a = (uintptr_t)p;
 
-		fill(p, MAP_LEN, seed);
+		fill(p, map_len, seed);
 		if (dump) {
 			struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 			FILE *f = fopen("/proc/self/coredump_filter", "w");
@@ -191,25 +195,25 @@ static int do_proc_mem(pid_t pid, uintptr_t addr, void *mine, void *buf)
 	return rc;
 }
 
-/* One call covering the whole 64 MiB mapping, each way. */
+/* One call covering the whole mapping, each way. */
 static int do_process_vm(pid_t pid, uintptr_t addr, void *mine)
 {
-	void *buf = malloc(MAP_LEN);
-	struct iovec local = { buf, MAP_LEN };
-	struct iovec remote = { (void *)addr, MAP_LEN };
+	void *buf = malloc(map_len);
+	struct iovec local = { buf, map_len };
+	struct iovec remote = { (void *)addr, map_len };
 	int rc;
 
 	if (!buf)
 		die("malloc");
 	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) !=
-	    (ssize_t)MAP_LEN)
+	    (ssize_t)map_len)
 		die("process_vm_readv");
-	rc = verify("process_vm_readv", buf, MAP_LEN, 1);
-	fill(buf, MAP_LEN, 2);
+	rc = verify("process_vm_readv", buf, map_len, 1);
+	fill(buf, map_len, 2);
 	if (process_vm_writev(pid, &local, 1, &remote, 1, 0) !=
-	    (ssize_t)MAP_LEN)
+	    (ssize_t)map_len)
 		die("process_vm_writev");
-	rc |= verify("process_vm_writev", mine, MAP_LEN, 2);
+	rc |= verify("process_vm_writev", mine, map_len, 2);
 	free(buf);
 	return rc;
 }
@@ -268,7 +272,7 @@ static int do_vmsplice(void *mine, void *buf)
 /* The core must hold the mapping's data: look for whole pages of it. */
 static int do_coredump(const char *dev)
 {
-	static const size_t probes[] = { 0, IO_LEN, MAP_LEN - 4096 };
+	const size_t probes[] = { 0, IO_LEN, map_len - 4096 };
 	char name[64];
 	uintptr_t addr;
 	int status, rc = 0;
@@ -291,10 +295,10 @@ static int do_coredump(const char *dev)
 	f = fopen(name, "r");
 	if (!f)
 		die(name);
-	core = malloc(MAP_LEN + (16 << 20));
+	core = malloc(map_len + (16 << 20));
 	if (!core)
 		die("malloc");
-	len = fread(core, 1, MAP_LEN + (16 << 20), f);
+	len = fread(core, 1, map_len + (16 << 20), f);
 	fclose(f);
 	unlink(name);
 	printf("coredump: core of %zu bytes\n", len);
@@ -416,6 +420,15 @@ int main(int argc, char **argv)
 	}
 	path_name = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("PKS_PATHS_MAP_MIB")) {
+		unsigned long mib = strtoul(getenv("PKS_PATHS_MAP_MIB"), NULL, 10);
+
+		if (mib < 4 || mib > 64 || mib % 2) {
+			fprintf(stderr, "pks-paths: PKS_PATHS_MAP_MIB must be even, 4 to 64\n");
+			return 2;
+		}
+		map_len = mib << 20;
+	}
 	mine = map_dax(argv[1]);
 	/* O_DIRECT wants an aligned buffer; so does nothing else harm. */
 	if (posix_memalign(&buf, 4096, IO_LEN))

@@ -22,13 +22,14 @@ expect_tests_pass protect dax0.0
 # at least once, or it proved nothing. (An enable that opens /dev/dax0.0
 # as it dies made the stock kernel oops in device_dax's mmap before
 # pks.ko's guard on dax_mmap(); the guard's refusals are counted below.)
-# toggle_protection ROUNDS: enable and disable dax0.0 as fast as possible
+# toggle_protection STOPFILE: enable and disable dax0.0 as fast as
+# possible until STOPFILE exists, so that the toggling spans every
+# teardown of the round (a fixed count could run out while the namespace
+# was down, each enable failing at once: seen under load on 6.1).
 toggle_protection() {
-	local i=0
-	while [ "$i" -lt "$1" ]; do
+	while [ ! -e "$1" ]; do
 		pkstool enable dax0.0 >/dev/null 2>&1
 		pkstool disable dax0.0 >/dev/null 2>&1
-		i=$((i + 1))
 	done
 }
 
@@ -40,15 +41,18 @@ expect_released() {
 }
 
 going_away() {
-	dmesg | grep -c 'dax0.0 is going away while protected'
+	kernel_log_count 'dax0.0 is going away while protected'
 }
 
 released0=$(going_away)
-# Rounds of 10 teardowns against 40 toggles, until one caught a protected
-# device (10 rounds at most): on a loaded host one round may catch none.
+# Rounds of 10 teardowns against the toggler, until one caught a
+# protected device (20 rounds at most): on a loaded host one round may
+# catch none.
+stop=/tmp/ns-remove.stop
 round=0
-while [ $round -lt 10 ]; do
-	toggle_protection 40 &
+while [ $round -lt 20 ]; do
+	rm -f $stop
+	toggle_protection $stop &
 	racer=$!
 	i=0
 	while [ $i -lt 10 ]; do
@@ -56,6 +60,7 @@ while [ $round -lt 10 ]; do
 		ndctl enable-namespace "$DAX_NS" >/dev/null 2>&1
 		i=$((i + 1))
 	done
+	touch $stop
 	wait $racer
 	ndctl enable-namespace "$DAX_NS" >/dev/null 2>&1
 	expect_released "the ndctl race"
@@ -77,7 +82,8 @@ daxctl reconfigure-device -m system-ram dax0.0 >/dev/null ||
 	fail "daxctl cannot move dax0.0 to system-ram"
 daxctl reconfigure-device -m devdax -f dax0.0 >/dev/null 2>&1 ||
 	fail "daxctl cannot move dax0.0 back to devdax"
-toggle_protection 30 &
+rm -f $stop
+toggle_protection $stop &
 racer=$!
 i=0 onlined=0
 while [ $i -lt 4 ]; do
@@ -86,6 +92,7 @@ while [ $i -lt 4 ]; do
 	daxctl reconfigure-device -m devdax -f dax0.0 >/dev/null 2>&1
 	i=$((i + 1))
 done
+touch $stop
 wait $racer
 daxctl reconfigure-device -m devdax -f dax0.0 >/dev/null 2>&1
 [ "$onlined" -gt 0 ] || fail "daxctl never moved dax0.0 to system-ram"
@@ -95,5 +102,5 @@ expect_released "the daxctl race"
 [ -n "$policy0" ] && echo "$policy0" > $policy
 races=$(( $(going_away) - released0 ))
 echo "protected devices released under the races: $races"
-echo "mmaps of dying dax devices refused: $(dmesg | grep -c 'opened while its device was going away: refused')"
+echo "mmaps of dying dax devices refused: $(kernel_log_count 'opened while its device was going away: refused')"
 [ "$races" -gt 0 ] || fail "control: no race released a protected device"

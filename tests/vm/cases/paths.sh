@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: the kernel's own paths into a process's devdax mapping keep working
 # on a protected (strict) namespace, with the right data both ways:
-# ptrace PEEKDATA/POKEDATA, /proc/PID/mem, process_vm_readv/writev of 64
-# MiB in one call, vmsplice into a pipe then read() and splice() to a
+# ptrace PEEKDATA/POKEDATA, /proc/PID/mem, process_vm_readv/writev of the
+# whole mapping (64 MiB, PKS_PATHS_MAP_MIB) in one call, vmsplice into a pipe then read() and splice() to a
 # file, a core dump with coredump_filter 0x1ff, io_uring READ_FIXED and
 # WRITE_FIXED into registered buffers in the mapping, and O_DIRECT to brd
 # and to a loop device (whose worker thread makes the copy).

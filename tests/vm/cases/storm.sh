@@ -7,7 +7,7 @@
 
 pks_ready enable
 seq0=$(last_seq)
-lines0=$(dmesg | grep -c 'pks: stray')
+lines0=$(kernel_log_count 'pks: stray')
 out=$(pks-ioctl storm "$DAX_START" 10000)
 expect_eq "storm" "$out" "10000 of 10000 refused"
 json=$(pkstool faults --json --since $((seq0 + 1)) 2>/tmp/faults.err)
@@ -15,7 +15,7 @@ expect_eq "records kept" "$(echo "$json" | jq length)" 256
 expect_eq "newest seq" "$(echo "$json" | jq '.[-1].seq')" $((seq0 + 10000))
 grep -q "^pkstool: faults: 9744 records before $((seq0 + 9745)) were dropped" /tmp/faults.err ||
 	fail "dropped count: $(cat /tmp/faults.err)"
-lines=$(( $(dmesg | grep -c 'pks: stray') - lines0 ))
+lines=$(( $(kernel_log_count 'pks: stray') - lines0 ))
 [ "$lines" -le 20 ] || fail "$lines fault reports in the log for 10000 faults"
 echo "ok: $lines fault reports logged for 10000 faults"
 expect_eq "list fault count" "$(ns_json "$DAX_NS" .faults)" 10000
