@@ -37,16 +37,7 @@ mod=$("$vm/build-module.sh" "$kroot" "$build" "$out/module-build.log") ||
 	die "module build failed for $kver: see $out/module-build.log"
 make -s -C "$top" "$build/vm-bin/pks-ioctl" > "$out/bin-build.log" 2>&1 ||
 	die "pks-ioctl build failed: see $out/bin-build.log"
-# The image holds both kernels: one cache entry for make check.
-kroots=()
-for k in 6.1 6.12; do
-	kroots+=("$("$vm/fetch-kernel.sh" "$k" "$cache/kernels")") ||
-		die "cannot fetch the $k kernel"
-done
-# One builder at a time (make check boots both kernels side by side).
-mkdir -p "$cache/rootfs"
-img=$(flock "$cache/rootfs/.lock" "$here/mkrootfs.sh" "$cache" "$debdir/1" \
-	"${kroots[@]}" 2> "$out/mkrootfs.log") ||
+img=$("$here/image.sh" "$debdir/1" 2> "$out/mkrootfs.log") ||
 	die "image build failed: see $out/mkrootfs.log"
 [ -f "$out/root.img" ] || cp --sparse=always "$img/root.img" "$out/root.img"
 [ -f "$out/nvdimm.img" ] || truncate -s 2G "$out/nvdimm.img"

@@ -4,8 +4,12 @@
 # The Debian packages, for tests/run-all.sh:
 #   run.sh packages OUT     make deb's packages into OUT/1, and a newer
 #                           build (VERSION+upgrade1) into OUT/2 for the
-#                           upgrade; lintian on OUT/1. Prints deb/build,
-#                           deb/lintian.
+#                           upgrade; lintian on OUT/1; the real boot's
+#                           image (tests/deb/mkrootfs.sh, cached), made
+#                           here while make check's VMs run rather than
+#                           by the first real boot while the other
+#                           kernel's waits. Prints deb/build,
+#                           deb/lintian, deb/image.
 #   run.sh boot SERIES DEBDIR OUT
 #                           the real boot (tests/deb/run-boot.sh), two
 #                           boots of one VM: deb-1 installs, records and
@@ -36,6 +40,11 @@ packages)
 	else
 		echo "$tags" >&2
 		echo "FAIL deb/lintian: $(echo "$tags" | wc -l) tags: $(echo "$tags" | head -n 1)"
+	fi
+	if img=$("$here/image.sh" "$out/1" 2> "$out/image.log"); then
+		echo "PASS deb/image ($(basename "$img"))"
+	else
+		echo "FAIL deb/image: see $out/image.log"
 	fi
 	;;
 boot)

@@ -118,9 +118,20 @@ kernel_log_count() {
 
 # quiet_fault_log: the driver logs 10 fault reports per 5 seconds; wait out
 # the burst of an earlier case in this boot, so that the reports a case
-# requires in the kernel log are not the ones suppressed.
+# requires in the kernel log are not the ones suppressed. The window opens
+# at a fault, so once the newest fault the driver recorded (pkstool
+# faults) is 5 seconds old, it has closed: wait until then, not a fixed 6
+# seconds whatever came before. Without a driver there is no window.
 quiet_fault_log() {
-	sleep 6
+	local last wait
+	last=$(pkstool faults --json 2>/dev/null |
+	       jq -r '.[-1].timestamp // empty |
+		      sub("\\.[0-9]*Z$"; "Z") | fromdateiso8601') ||
+		{ sleep 6; return; }
+	[ -n "$last" ] || return 0
+	wait=$((last + 6 - $(date +%s)))
+	[ "$wait" -gt 0 ] && sleep "$wait"
+	return 0
 }
 
 # nothing_held: by the driver's own accounting no range, keyed direct-map

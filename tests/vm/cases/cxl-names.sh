@@ -55,7 +55,6 @@ check_off() {
 }
 
 check_off "before"
-quiet_fault_log
 # One name at a time, devdax then fsdax.
 for name in "$cns" "$cdax" "/dev/$cdax" "$cuuid" "$(echo "$cuuid" | tr a-f A-F)"; do
 	expect_rc 0 pkstool enable "$name"

@@ -62,7 +62,6 @@ cstart=$(cat "/sys/bus/dax/devices/$cdax/resource")
 expect_eq "the word on $cdax" "$(pks-ioctl guarded-read $((cstart + 0x5000)))" 0x5eedf00d
 mkdir -p /mnt && mount -t ext4 -o dax "/dev/$fblk" /mnt || fail "mount -o dax /dev/$fblk"
 expect_eq "/mnt/file" "$(sha256sum /mnt/file | cut -d' ' -f1)" "$(cat /disk/file.sha256)"
-quiet_fault_log
 expect_rc 14 pks-ioctl stray $((cstart + 0x6000)) write
 phys=$(pks-fileops phys /mnt/file) || fail "FIEMAP /mnt/file"
 expect_rc 14 pks-ioctl stray $(($(ns_json "$fns" .resource) + phys)) write

@@ -32,7 +32,6 @@ setup() {
 	CNS=$CXL_DAX_NS CDAX=$CXL_DAX FNS=$CXL_FSDAX_NS FBLK=$CXL_BLK
 	expect_rc 0 pkstool enable "$CDAX" "$FBLK"
 	expect_eq "held" "$(info_json '.accounting | [.ranges, .keys] | @json')" '[2,2]'
-	quiet_fault_log
 	expect_rc 14 pks-ioctl stray $(($(cat "/sys/bus/dax/devices/$CDAX/resource") + 0x1000)) write
 	expect_rc 14 pks-ioctl stray $(($(ns_json "$FNS" .resource) + 0x1000)) write
 	echo "protected on $CXL_REGION: $CNS $CDAX, $FNS $FBLK"

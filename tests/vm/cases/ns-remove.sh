@@ -58,6 +58,10 @@ while [ $round -lt 20 ]; do
 	while [ $i -lt 10 ]; do
 		ndctl disable-namespace "$DAX_NS" >/dev/null 2>&1
 		ndctl enable-namespace "$DAX_NS" >/dev/null 2>&1
+		# Up for a moment, for the toggler to find it: disabled
+		# again at once, it was seldom protected (8 rounds of 10
+		# on 6.12 before one teardown caught it).
+		sleep 0.3
 		i=$((i + 1))
 	done
 	touch $stop
