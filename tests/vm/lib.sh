@@ -120,8 +120,9 @@ kernel_log_count() {
 # the burst of an earlier case in this boot, so that the reports a case
 # requires in the kernel log are not the ones suppressed. The window opens
 # at a fault, so once the newest fault the driver recorded (pkstool
-# faults) is 5 seconds old, it has closed: wait until then, not a fixed 6
-# seconds whatever came before. Without a driver there is no window.
+# faults) is 5 seconds old, it has closed: wait until that fault is 6
+# seconds old (a second's margin), not a fixed 6 seconds whatever came
+# before. Without a driver there is no window.
 quiet_fault_log() {
 	local last wait
 	last=$(pkstool faults --json 2>/dev/null |
@@ -293,7 +294,6 @@ cxl_create_region() {
 		fail "no region after cxl create-region: $json"
 	echo "cxl region $CXL_REGION is nvdimm $CXL_ND_REGION"
 }
-
 
 # integrity_proof NS: the libpmem2 data-integrity proof on the devdax
 # namespace NS: with protection, 1000 stray kernel writes all refused and
