@@ -303,7 +303,7 @@ $(BUILD)/vm-bin/pks-late: tests/vm/bin/pks-late.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c
+$(BUILD)/vm-bin/pks-paths: tests/vm/bin/pks-paths.c tests/vm/bin/pks-env.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -luring
 
@@ -364,7 +364,7 @@ $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/vm-bin/pks-fileops: tests/vm/bin/pks-fileops.c
+$(BUILD)/vm-bin/pks-fileops: tests/vm/bin/pks-fileops.c tests/vm/bin/pks-env.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< -lpmem2
 

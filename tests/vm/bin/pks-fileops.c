@@ -14,7 +14,7 @@
  *				pattern with pmem2 memcpy and persist, map
  *				again and check it
  *
- * PKS_FILEOPS_big_len_MIB (1 to 8; default 8) sizes the big file run writes
+ * PKS_FILEOPS_BIG_MIB (1 to 8; default 8) sizes the big file run writes
  * and moves by every path: smaller on CXL memory, which QEMU emulates
  * access by access.
  *
@@ -36,6 +36,8 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "pks-env.h"
 
 #ifndef MAP_SHARED_VALIDATE
 #define MAP_SHARED_VALIDATE	0x03
@@ -156,16 +158,8 @@ static int do_run(const char *dir)
 	off_t off;
 	void *m;
 
-	if (getenv("PKS_FILEOPS_BIG_MIB")) {
-		unsigned long mib = strtoul(getenv("PKS_FILEOPS_BIG_MIB"),
-					    NULL, 10);
-
-		if (mib < 1 || mib > 8) {
-			fprintf(stderr, "pks-fileops: PKS_FILEOPS_BIG_MIB must be 1 to 8\n");
-			exit(2);
-		}
-		big_len = mib << 20;
-	}
+	big_len = pks_env_mib("pks-fileops", "PKS_FILEOPS_BIG_MIB", 1, 8, 1,
+			      big_len);
 	big = malloc(big_len);
 	buf = malloc(big_len);
 	if (!big || !buf || posix_memalign((void **)&d, 4096, CHUNK))

@@ -37,6 +37,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pks-env.h"
+
 #define IO_LEN		(1UL << 20)	/* what most paths move */
 #define PEEK_WORDS	512
 
@@ -420,15 +422,9 @@ int main(int argc, char **argv)
 	}
 	path_name = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (getenv("PKS_PATHS_MAP_MIB")) {
-		unsigned long mib = strtoul(getenv("PKS_PATHS_MAP_MIB"), NULL, 10);
-
-		if (mib < 4 || mib > 64 || mib % 2) {
-			fprintf(stderr, "pks-paths: PKS_PATHS_MAP_MIB must be even, 4 to 64\n");
-			return 2;
-		}
-		map_len = mib << 20;
-	}
+	/* A device-dax mapping is whole 2 MiB pages. */
+	map_len = pks_env_mib("pks-paths", "PKS_PATHS_MAP_MIB", 4, 64, 2,
+			      map_len);
 	mine = map_dax(argv[1]);
 	/* O_DIRECT wants an aligned buffer; so does nothing else harm. */
 	if (posix_memalign(&buf, 4096, IO_LEN))
