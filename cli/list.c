@@ -27,6 +27,21 @@ static const struct argp_option list_options[] = {
 	{ 0 }
 };
 
+/* The modes ndctl gives a namespace: -M takes one of them, as ndctl's. */
+static const char *const ns_modes[] = {
+	"devdax", "fsdax", "sector", "raw", "system-ram",
+};
+
+static bool ns_mode_known(const char *mode)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ns_modes) / sizeof(ns_modes[0]); i++)
+		if (!strcmp(mode, ns_modes[i]))
+			return true;
+	return false;
+}
+
 static error_t list_parse(int key, char *arg, struct argp_state *state)
 {
 	struct list_opts *opts = state->input;
@@ -43,6 +58,10 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 		opts->namespace = arg;
 		return 0;
 	case 'M':
+		if (!ns_mode_known(arg))
+			return pkstool_usage(state,
+					     "unknown namespace mode '%s': devdax, fsdax, sector, raw or system-ram",
+					     arg);
 		opts->ns_mode = arg;
 		return 0;
 	case ARGP_KEY_ARG:
@@ -92,6 +111,13 @@ static void backing_to_text(struct pks_ns *ns, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, "%c%s", i ? ',' : ':', memdev);
 }
 
+/* The text list's first line: what each column of list_print_text() is. */
+static void list_print_header(void)
+{
+	printf("%-14s %-8s %-16s %-10s %-10s %-24s %s\n", "NAMESPACE",
+	       "REGION", "BACKING", "MODE", "DEVICE", "SIZE", "PROTECTION");
+}
+
 /* One line per namespace; @jns says whether it is recorded to persist. */
 static void list_print_text(struct pks_ns *ns, bool human,
 			    struct json_object *jns)
@@ -126,6 +152,7 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	struct list_opts opts = { 0 };
 	struct json_object *array, *jns;
 	struct pkstool_persist *persist;
+	unsigned int listed = 0;
 	struct pks_ns *ns;
 	int rc;
 
@@ -154,6 +181,9 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	pks_ns_foreach(ctx, ns) {
 		if (!list_wanted(ctx, &opts, ns))
 			continue;
+		if (!opts.common.json && !listed)
+			list_print_header();
+		listed++;
 		jns = util_ns_to_json(ns, opts.human);
 		util_ns_backing_to_json(ns, jns);
 		pkstool_persist_to_json(persist, ns, jns);
@@ -166,6 +196,10 @@ int cmd_list(int argc, char **argv, struct pks_ctx *ctx)
 	}
 	if (opts.common.json)
 		display_json_array(array);
+	else if (!listed)
+		printf("no pmem namespaces%s\n",
+		       opts.namespace || opts.ns_mode || opts.filter.region ||
+		       opts.filter.memdev ? " match the filters" : "");
 	json_object_put(array);
 	pkstool_persist_close(persist, &opts.common, "list");
 	return PKSTOOL_DONE;

@@ -41,8 +41,13 @@ static error_t metrics_parse(int key, char *arg, struct argp_state *state)
 		opts->output = arg;
 		return 0;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
+		return pkstool_usage(state, "unexpected argument '%s'", arg);
+	case ARGP_KEY_END:
+		/* The collector reads one format: no JSON to offer. */
+		if (opts->common.json)
+			return pkstool_usage(state,
+					     "--json is not accepted: metrics prints the Prometheus text format only (use 'pkstool info --json')");
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

@@ -203,6 +203,11 @@ static int run_main(int argc, char **argv, const char **name)
 		cmd = find_cmd("version");
 	else
 		cmd = find_cmd(argv[1]);
+	if (!cmd && argv[1][0] == '-') {
+		fprintf(stderr, "pkstool: option '%s' before the command: options go after it, as in 'pkstool list %s'\n",
+			argv[1], argv[1]);
+		return PKSTOOL_USAGE;
+	}
 	if (!cmd) {
 		fprintf(stderr, "pkstool: unknown command '%s': see 'pkstool help'\n",
 			argv[1]);

@@ -103,7 +103,7 @@ for k in ${KERNELS:-6.1 6.12}; do
 		grep '^{' "$out/bench.out" | while read -r line; do
 			echo "bench: $k/$n: $(echo "$line" | jq -r '(.figure // "guard window") + " " + ((.pattern // .namespace // .access_bytes // "") | tostring)')" >&2
 		done
-		grep -q '^FAIL' <<< "$verdict" && rc=1
+		tests/vm/verdict-ok.sh "$out/verdict" bench || rc=1
 		runs+=("$k:$n:$out/bench.out")
 	done
 	# CXL persistent memory beside the NVDIMM (bench-cxl.sh), when the
@@ -117,7 +117,7 @@ for k in ${KERNELS:-6.1 6.12}; do
 	rm -rf "$out" && mkdir -p "$out"
 	tests/vm/run-vm.sh "$k" pks "$out" bench-cxl > "$out/verdict"
 	cat "$out/verdict"
-	grep -q '^FAIL' "$out/verdict" && rc=1
+	tests/vm/verdict-ok.sh "$out/verdict" bench-cxl || rc=1
 	runs+=("$k:2:$out/bench-cxl.out")
 done
 python3 tests/bench/report.py "$top/build/bench" "${runs[@]}" || rc=1

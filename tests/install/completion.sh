@@ -93,8 +93,11 @@ fi
 
 got=$(complete_words enable --mode "")
 got2=$(complete_words enable --mode=r)
-if [ "$(echo $got)" = "relaxed strict" ] && [ "$got2" = relaxed ]; then
+# list's --ns-mode takes a namespace mode, not a protection mode.
+got3=$(complete_words list --ns-mode "")
+if [ "$(echo $got)" = "relaxed strict" ] && [ "$got2" = relaxed ] &&
+   [ "$(echo $got3)" = "devdax fsdax raw sector system-ram" ]; then
 	echo "PASS completion/option-values"
 else
-	echo "FAIL completion/option-values: --mode offers [$(echo $got)], --mode=r [$got2]"
+	echo "FAIL completion/option-values: --mode offers [$(echo $got)], --mode=r [$got2], list --ns-mode [$(echo $got3)]"
 fi

@@ -321,6 +321,8 @@ Test(cli, list_without_driver)
 	RUN(&res, NO_DEVICE, "list");
 	cr_assert_eq(res.status, 0, "%s", res.err);
 	cr_expect_neq(res.out[0], '[', "text by default: %s", res.out);
+	/* No namespace on the host: a sentence, not an empty output. */
+	cr_expect(strstr(res.out, "no pmem namespaces"), "%s", res.out);
 	RUN(&res, NO_DEVICE, "list", "-j");
 	cr_assert_eq(res.status, 0, "%s", res.err);
 	root = array_of_objects(&res);
@@ -459,4 +461,31 @@ Test(cli, write_error_fails)
 		       (const char *const[]){ "version", "-j", NULL });
 	cr_expect_eq(res.status, 0, "%s", res.err);
 	cr_expect_str_empty(res.err);
+}
+
+Test(cli, option_before_command_names_the_order)
+{
+	RUN(&res, NO_DEVICE, "--json", "list");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "options go after it"), "%s", res.err);
+	cr_expect_str_empty(res.out);
+}
+
+Test(cli, list_unknown_mode_is_usage)
+{
+	RUN(&res, NO_DEVICE, "list", "-M", "bogus");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "unknown namespace mode 'bogus'"), "%s",
+		  res.err);
+	cr_expect_str_empty(res.out);
+	RUN(&res, NO_DEVICE, "list", "--ns-mode", "fsdax");
+	cr_expect_eq(res.status, 0, "%s", res.err);
+}
+
+Test(cli, metrics_refuses_json)
+{
+	RUN(&res, NO_DEVICE, "metrics", "--json");
+	cr_expect_eq(res.status, 2);
+	cr_expect(strstr(res.err, "--json is not accepted"), "%s", res.err);
+	cr_expect_str_empty(res.out);
 }
