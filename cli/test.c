@@ -24,8 +24,9 @@ static const char test_doc[] =
 	"TEST is a test name, 'all' (every case that is safe to run together) "
 	"or 'all-keys'. 'crash' oopses the calling process on purpose and "
 	"needs --force. NAMESPACE (namespaceX.Y, daxX.Y or /dev/daxX.Y) is the "
-	"device-dax namespace for 'protect' and 'stray-write'; without it they "
-	"use the first one.";
+	"device-dax namespace that 'protect', 'stray-write' and 'boundary' write "
+	"into; without it they are skipped: pkstool never writes into a "
+	"namespace that was not named.";
 
 static const struct argp_option test_options[] = {
 	{ "force", 'f', NULL, 0, "Allow the crash test", 0 },
@@ -121,7 +122,8 @@ static int run_one(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 	int rc;
 
 	if ((pks_test_get_flags(id) & PKS_TEST_F_NEEDS_DAX) && !ns) {
-		snprintf(msg, len, "no device-dax namespace (create one with 'ndctl create-namespace -m devdax')");
+		snprintf(msg, len, "it writes into a device-dax namespace, and none was named: name one whose data may be overwritten (pkstool test %s daxX.Y)",
+			 pks_test_get_name(id));
 		*result = PKS_RESULT_SKIP;
 		return 0;
 	}
@@ -131,7 +133,11 @@ static int run_one(struct pks_ctx *ctx, unsigned int id, struct pks_ns *ns,
 	return rc;
 }
 
-/* The namespace for cases that need one: the named one, or the first. */
+/*
+ * The namespace for cases that need one: the named one only. The cases
+ * write into it, so none is ever picked for the user: on a real machine
+ * the first devdax namespace may be a live application's.
+ */
 static int test_namespace(struct pks_ctx *ctx, const struct test_opts *opts,
 			  struct pks_ns **out)
 {
@@ -145,14 +151,8 @@ static int test_namespace(struct pks_ctx *ctx, const struct test_opts *opts,
 		      strerror(-rc));
 		return PKSTOOL_FAILED;
 	}
-	if (!opts->ns_name) {
-		pks_ns_foreach(ctx, ns)
-			if (pks_ns_is_devdax(ns)) {
-				*out = ns;
-				break;
-			}
+	if (!opts->ns_name)
 		return 0;
-	}
 	ns = pks_ns_find(ctx, opts->ns_name);
 	if (!ns) {
 		p_err(&opts->common, "test: no namespace '%s': see 'pkstool list'",

@@ -8,9 +8,9 @@ echo "### kernel $(uname -r), $(nproc) CPUs"
 load_pks
 echo "### pkstool info"
 pkstool info || fail "pkstool info exited $?"
-echo "### pkstool test all all-keys"
-pkstool test all all-keys || fail "pkstool test exited $?"
 setup_namespaces
+echo "### pkstool test all all-keys dax0.0 (the cases write into the namespace named)"
+pkstool test all all-keys dax0.0 || fail "pkstool test exited $?"
 echo "### pkstool enable dax0.0"
 pkstool enable dax0.0 || fail "pkstool enable exited $?"
 echo "### pkstool list -u"

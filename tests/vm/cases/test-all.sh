@@ -6,7 +6,16 @@
 . /tests/lib.sh
 
 pks_ready
-out=$(pkstool test all) || fail "pkstool test all exited $?: $out"
+# Nothing is written into a namespace that was not named: the cases that
+# need one are skipped, saying so, and the run tested nothing else (77).
+json=$(pkstool test --json stray-write protect boundary)
+expect_eq "cases needing a namespace, none named: exit" "$?" 77
+expect_eq "skipped without a namespace" \
+	"$(echo "$json" | jq '[.[] | select(.result == "skip")] | length')" 3
+echo "$json" | jq -r '.[0].message' | grep -q 'none was named' ||
+	fail "the skip does not say a namespace must be named: $json"
+
+out=$(pkstool test all dax0.0) || fail "pkstool test all dax0.0 exited $?: $out"
 echo "$out"
 for t in check-defaults single-key context-switch exception fault-callback unclaimed \
 	 protect stray-write resume nmi key-free ipi-race boundary; do
@@ -15,7 +24,7 @@ done
 echo "$out" | grep -q 'all-keys\|crash' && fail "'all' ran all-keys or crash"
 
 expect_rc 0 pkstool test all-keys
-json=$(pkstool test --json all all-keys) || fail "test --json exited $?"
+json=$(pkstool test --json all all-keys dax0.0) || fail "test --json exited $?"
 expect_eq "json tests" "$(echo "$json" | jq 'length')" 14
 expect_eq "json passes" \
 	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 14
