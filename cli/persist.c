@@ -164,6 +164,19 @@ void pkstool_persist_note(struct pkstool_persist *p, struct pks_ns *ns,
 		p->dirty = true;
 }
 
+/*
+ * Forget the record of @uuid, a namespace that is gone (disable --persist
+ * names it by the UUID its record has). Returns whether there was one.
+ */
+bool pkstool_persist_forget(struct pkstool_persist *p, const char *uuid)
+{
+	if (pkstool_persist_lookup_uuid(p, uuid) == -ENOENT ||
+	    !pkstool_persist_set(p->kf, uuid, -1, NULL))
+		return false;
+	p->dirty = true;
+	return true;
+}
+
 /* Save what changed (atomically: a new file renamed over the old). */
 int pkstool_persist_close(struct pkstool_persist *p,
 			  const struct pkstool_opts *opts, const char *what)
@@ -189,6 +202,12 @@ int pkstool_persist_close(struct pkstool_persist *p,
 	}
 	persist_free(p);
 	return rc;
+}
+
+/* The recorded mode of @uuid: a pks_mode, -ENOENT (no record) or -EINVAL. */
+int pkstool_persist_lookup_uuid(struct pkstool_persist *p, const char *uuid)
+{
+	return pkstool_persist_uuid_mode(p->kf, uuid);
 }
 
 /* The recorded mode of @ns: a pks_mode, -ENOENT (no record) or -EINVAL. */

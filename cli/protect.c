@@ -27,6 +27,7 @@ enum protect_result {
 	RESULT_DISABLED,
 	RESULT_NOT_PROTECTED,
 	RESULT_REFUSED,
+	RESULT_FORGOTTEN,
 	NR_RESULTS
 };
 
@@ -37,6 +38,7 @@ static const char *const result_words[NR_RESULTS] = {
 	[RESULT_DISABLED] = "disabled",
 	[RESULT_NOT_PROTECTED] = "not-protected",
 	[RESULT_REFUSED] = "refused",
+	[RESULT_FORGOTTEN] = "forgotten",
 };
 
 struct protect_opts {
@@ -244,6 +246,41 @@ static bool protect_wanted(struct pks_ctx *ctx, const struct protect_opts *opts,
 	return false;
 }
 
+/*
+ * Whether @name, which no namespace has, is the UUID of a record disable
+ * --persist may forget: the namespace it protected is gone (destroyed,
+ * or its region not assembled), and only its record is left.
+ */
+static bool forgettable(const struct protect_opts *opts,
+			struct pkstool_persist *persist, const char *name)
+{
+	return opts->action == ACTION_DISABLE && persist &&
+	       pkstool_persist_lookup_uuid(persist, name) != -ENOENT;
+}
+
+/* Forget the record of the gone namespace @uuid and say so. */
+static void forget_record(const struct protect_opts *opts,
+			  struct pkstool_persist *persist, const char *uuid,
+			  struct json_object *array)
+{
+	static const char why[] =
+		"no namespace has this UUID now: its record is forgotten";
+	struct json_object *jr;
+
+	pkstool_persist_forget(persist, uuid);
+	if (!opts->common.json) {
+		printf("%s: %s (%s)\n", uuid, result_words[RESULT_FORGOTTEN],
+		       why);
+		return;
+	}
+	jr = json_object_new_object();
+	json_object_object_add(jr, "uuid", json_object_new_string(uuid));
+	json_object_object_add(jr, "result", json_object_new_string(
+			       result_words[RESULT_FORGOTTEN]));
+	json_object_object_add(jr, "reason", json_object_new_string(why));
+	json_object_array_add(array, jr);
+}
+
 static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		       enum protect_action action)
 {
@@ -286,30 +323,46 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		return pkstool_persist_apply(ctx, &opts.common, opts.names,
 					     opts.nr_names) ?
 		       PKSTOOL_FAILED : PKSTOOL_DONE;
+	/*
+	 * Open the records first: a failure there changes nothing. disable
+	 * --persist also takes the UUID of a record whose namespace is gone.
+	 */
+	if (opts.persist &&
+	    pkstool_persist_open(&persist, true, &opts.common, pkstool_cmd))
+		return PKSTOOL_FAILED;
 	for (i = 0; i < opts.nr_names; i++) {
 		ns = pks_ns_find(ctx, opts.names[i]);
-		if (!ns) {
+		if (!ns && !forgettable(&opts, persist, opts.names[i])) {
 			p_err(&opts.common,
-			      "%s: no namespace '%s': see 'pkstool list' or 'ndctl list -N'",
-			      pkstool_cmd, opts.names[i]);
+			      "%s: no namespace '%s'%s: see 'pkstool list' or 'ndctl list -N'",
+			      pkstool_cmd, opts.names[i],
+			      action == ACTION_DISABLE && opts.persist ?
+			      ", and no record with that UUID" : "");
+			pkstool_persist_close(persist, &opts.common,
+					      pkstool_cmd);
 			return PKSTOOL_FAILED;
 		}
+		if (!ns)
+			continue;
 		if (!pkstool_filter_matches(&opts.filter, ns)) {
 			pkstool_filter_to_text(&opts.filter, why, sizeof(why));
 			p_err(&opts.common,
 			      "%s: %s is not on %s: see 'pkstool list'",
 			      pkstool_cmd, opts.names[i], why);
+			pkstool_persist_close(persist, &opts.common,
+					      pkstool_cmd);
 			return PKSTOOL_FAILED;
 		}
 	}
-	/* Open the records first: a failure there changes nothing. */
-	if (opts.persist &&
-	    pkstool_persist_open(&persist, true, &opts.common, pkstool_cmd))
-		return PKSTOOL_FAILED;
 	if (action == ACTION_ENABLE && !opts.force)
 		refuse_new = pks_panic_on_warn() > 0;
 
 	array = json_object_new_array();
+	for (i = 0; i < opts.nr_names; i++)
+		if (!pks_ns_find(ctx, opts.names[i])) {
+			forget_record(&opts, persist, opts.names[i], array);
+			count[RESULT_FORGOTTEN]++;
+		}
 	pks_ns_foreach(ctx, ns) {
 		if (!protect_wanted(ctx, &opts, ns))
 			continue;
@@ -343,9 +396,9 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			count[RESULT_ENABLED], count[RESULT_ALREADY],
 			count[RESULT_CHANGED], count[RESULT_REFUSED]);
 	else
-		fprintf(stderr, "pkstool: disable: %u disabled, %u not-protected, %u refused\n",
+		fprintf(stderr, "pkstool: disable: %u disabled, %u not-protected, %u refused, %u forgotten\n",
 			count[RESULT_DISABLED], count[RESULT_NOT_PROTECTED],
-			count[RESULT_REFUSED]);
+			count[RESULT_REFUSED], count[RESULT_FORGOTTEN]);
 	if (pkstool_persist_close(persist, &opts.common, pkstool_cmd))
 		return PKSTOOL_FAILED;
 	return count[RESULT_REFUSED] ? PKSTOOL_FAILED : PKSTOOL_DONE;

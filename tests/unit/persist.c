@@ -117,3 +117,44 @@ Test(persist, list_without_driver)
 	cr_expect_eq(res.status, 0, "%s", res.err);
 	cr_expect_eq(res.out[0], '[', "%s", res.out);
 }
+
+/*
+ * disable --persist UUID forgets the record of a namespace that is gone
+ * (no namespace has that UUID), keeps the others, and a UUID without a
+ * record is still "no namespace" (exit 1), the file unchanged.
+ */
+Test(persist, disable_forgets_a_gone_namespace)
+{
+	static const char gone[] = "6f7e8a1c-0000-4000-8000-00000000dead";
+	static const char kept[] = "6f7e8a1c-0000-4000-8000-00000000beef";
+	char etc[sizeof(dir) + 8], text[1024];
+	size_t n;
+	FILE *f;
+
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	cr_assert(!mkdir(etc, 0755));
+	f = fopen(conf, "w");
+	cr_assert(f);
+	fprintf(f, "[protect %s]\nmode=strict\nname=dax9.0\n\n"
+		   "[protect %s]\nmode=relaxed\nname=pmem9\n", gone, kept);
+	fclose(f);
+
+	RUN(&res, "disable", "--persist", "--json", gone);
+	cr_expect_eq(res.status, 0, "%s", res.err);
+	cr_expect(strstr(res.out, "\"forgotten\""), "%s", res.out);
+	RUN(&res, "disable", "--persist", gone);
+	cr_expect_eq(res.status, 1, "forgotten twice: %s", res.err);
+	cr_expect(strstr(res.err, "no record with that UUID"), "%s", res.err);
+	RUN(&res, "disable", gone);
+	cr_expect_eq(res.status, 1, "without --persist: %s", res.err);
+
+	f = fopen(conf, "r");
+	cr_assert(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	cr_expect(!strstr(text, gone), "the record stayed: %s", text);
+	cr_expect(strstr(text, kept), "the other record went: %s", text);
+	unlink(conf);
+	rmdir(etc);
+}

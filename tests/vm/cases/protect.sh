@@ -72,7 +72,7 @@ expect_eq "enable text" "$(pkstool enable dax0.0 2>/dev/null)" \
 expect_eq "disable text" "$(pkstool disable dax0.0 2>/dev/null)" "$DAX_NS: disabled"
 
 expect_tests_pass protect dax0.0
-expect_tests_pass stray-write
+expect_tests_pass stray-write dax0.0
 json=$(pkstool enable --all --json) || fail "enable --all"
 # One case passed and one skipped (protect, on a protected namespace):
 # exit 0, the skip allowed by name.
