@@ -35,8 +35,13 @@ echo "# edited by hand: kept by an upgrade" >> /etc/pkstool/protect.conf
 cp /etc/pkstool/protect.conf /root/protect.conf.before
 no_failed enable
 
-# The newer build: the edited conffile stays as it is.
-install_build 2 || fail "apt-get install of the newer build failed"
+# The newer build, as automation installs it (--force-confnew takes every
+# shipped conffile): the records, written by pkstool and no conffile,
+# stay as they are, hand edit included (deb-2 boots with them).
+dpkg-query -W -f '${Conffiles}\n' pkstool | grep -q protect.conf &&
+	fail "protect.conf is a conffile of pkstool"
+install_build 2 -o Dpkg::Options::=--force-confnew ||
+	fail "apt-get install of the newer build failed"
 new=$(dpkg-query -W -f '${Version}' pkstool)
 [ "$new" != "$ver" ] || fail "the upgrade left pkstool at $ver"
 cmp /root/protect.conf.before /etc/pkstool/protect.conf ||

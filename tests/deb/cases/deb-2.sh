@@ -82,7 +82,7 @@ umount "$MNT"
 modprobe -r pks_test pks
 apt-get purge -y -q pks-test-dkms pks-dkms pkstool libpks1 ||
 	fail "apt-get purge failed"
-for p in /var/lib/dkms/pks /var/lib/dkms/pks-test /usr/src/pks-1.0 /etc/pkstool; do
+for p in /var/lib/dkms/pks /var/lib/dkms/pks-test /usr/src/pks-1.0 /etc/pkstool /var/lib/pkstool; do
 	[ ! -e "$p" ] || fail "$p is left after purge"
 done
 left=$(find /etc/systemd /lib/systemd/system -name 'pkstool*')

@@ -19,12 +19,13 @@ no_failed() {
 	echo "ok: no failed unit after $1"
 }
 
-# install_build N: apt-get install build N's packages (payload deb/N),
-# all but libpks-dev
+# install_build N [APT-OPTION...]: apt-get install build N's packages
+# (payload deb/N), all but libpks-dev
 install_build() {
-	local d=/tmp/deb$1
-	mkdir -p "$d" && cp "$PAYLOAD/deb/$1"/*.deb "$d/" &&
-		apt-get install -y -q "$d"/libpks1_*.deb "$d"/pkstool_*.deb \
+	local n=$1 d=/tmp/deb$1
+	shift
+	mkdir -p "$d" && cp "$PAYLOAD/deb/$n"/*.deb "$d/" &&
+		apt-get install -y -q "$@" "$d"/libpks1_*.deb "$d"/pkstool_*.deb \
 			"$d"/pks-dkms_*.deb "$d"/pks-test-dkms_*.deb
 }
 
