@@ -96,11 +96,18 @@ void pks_level_drop_key(int key)
 		pks_level_set_key(level, key, PKS_PKRS_AD);
 }
 
-static void pks_boundary_write(u32 pkrs)
+/*
+ * Give the CPU @level's rights. They are read with interrupts off: a
+ * softirq hook runs with interrupts on, and a key-free IPI taken between
+ * the read and the write would be undone by writing what it dropped.
+ */
+static void pks_boundary_write(int level)
 {
 	unsigned long flags;
+	u32 pkrs;
 
 	local_irq_save(flags);
+	pkrs = pks_level_pkrs(level);
 	if (pks_read_pkrs_cache() != pkrs) {
 		pks_write_pkrs_boundary(pkrs);
 		atomic64_inc(&pks_boundary_writes);
@@ -112,7 +119,7 @@ static void pks_boundary_enter(int level)
 {
 	this_cpu_write(pks_levels.traced[level], true);
 	if (READ_ONCE(pks_boundary_enforced))
-		pks_boundary_write(pks_level_pkrs(level));
+		pks_boundary_write(level);
 }
 
 /*
@@ -130,7 +137,7 @@ static void pks_boundary_exit(int level)
 		return;
 	if (level == PKS_LEVEL_HARDIRQ && in_serving_softirq())
 		back = PKS_LEVEL_SOFTIRQ;
-	pks_boundary_write(pks_level_pkrs(back));
+	pks_boundary_write(back);
 }
 
 static void pks_tp_irq_entry(void *data, int irq, struct irqaction *action)
@@ -244,9 +251,16 @@ int pks_boundary_init(void)
 	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
 		struct pks_tp *t = &pks_tps[i];
 
-		/* Vectors a kernel was built without have no tracepoint. */
-		if (!t->tp)
+		/*
+		 * Vectors a kernel was built without have no tracepoint:
+		 * said, so that what stays open is known (pkstool info counts
+		 * the hooks placed).
+		 */
+		if (!t->tp) {
+			pr_info("no tracepoint %s in this kernel: not hooked\n",
+				t->name);
 			continue;
+		}
 		rc = tracepoint_probe_register(t->tp, t->probe, NULL);
 		if (rc) {
 			pr_warn("cannot hook tracepoint %s (%d): interrupts there inherit PKRS\n",
