@@ -10,13 +10,15 @@
 cpu1=/sys/devices/system/cpu/cpu1/online
 [ -w $cpu1 ] || skip "cpu1 cannot be taken offline"
 load_pks
+# The cases that write into a namespace use only the one named.
+setup_namespaces
 echo 0 > $cpu1 || fail "cannot offline cpu1"
 expect_eq "cpu1 online" "$(info_json '.cpus[1].online')" false
-expect_tests_pass --skip-ok key-free,context-switch all
+expect_tests_pass --skip-ok key-free,context-switch all dax0.0
 echo 1 > $cpu1 || fail "cannot online cpu1"
 expect_eq "cpu1 CR4.PKS" "$(info_json '.cpus[1].cr4_pks')" true
 expect_eq "cpu1 PKRS" "$(info_json '.cpus[1].pkrs')" "$DEFAULT_PKRS"
-expect_tests_pass all
+expect_tests_pass all dax0.0
 expect_tests_pass all-keys
 
 # A stray on a CPU just brought online is refused at the first access.

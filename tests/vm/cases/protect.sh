@@ -113,5 +113,5 @@ pkstool list | grep -Eq "^$DAX_NS +region0 +ACPI\.NFIT +devdax +dax0.0 +[0-9]+ +
 unload_pks
 load_pks
 expect_eq "unprotected after reload" "$(ns_json "$DAX_NS" .protected)" false
-expect_tests_pass protect
+expect_tests_pass protect dax0.0
 exit 0
