@@ -21,7 +21,10 @@
  * compiler inlined its start there, exc_page_fault(), and, among those,
  * the one with the lowest line: it is the function's first statement
  * (the other WARN_ON_ONCE there, on kprobe_page_fault(), comes later).
- * Two entries on that lowest line, or none, and nothing is touched.
+ * Every entry on that line is a copy of that one statement, each with its
+ * own flags, and all are marked: 6.12 has two, the one inlined into
+ * exc_page_fault() (the one that fires) and do_kern_addr_fault()'s own.
+ * None (or more copies than expected), and nothing is touched.
  *
  * Writing 1 to /sys/kernel/debug/clear_warn_once clears BUGFLAG_DONE in
  * every entry (generic_bug_clear_once()); a return probe on that function
@@ -35,6 +38,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 static bool silence_pk_warn = true;
@@ -43,10 +47,13 @@ MODULE_PARM_DESC(silence_pk_warn,
 		 "Mark the stock kernel's protection-key fault WARN as reported while loaded (default: on)");
 
 #define PKS_WARN_FILE	"arch/x86/mm/fault.c"
+/* Copies of the one statement: 6.12 has an inlined one and the original. */
+#define PKS_WARN_COPIES	4
 
-static struct bug_entry *pks_warn_bug;
+static struct bug_entry *pks_warn_bugs[PKS_WARN_COPIES];
+static unsigned int pks_warn_nr;
 /* BUGFLAG_DONE was set before load: the kernel had WARNed there already. */
-static bool pks_warn_was_done;
+static bool pks_warn_was_done[PKS_WARN_COPIES];
 static bool pks_warn_rearm_placed;
 
 static unsigned long pks_bug_addr(const struct bug_entry *bug)
@@ -114,43 +121,53 @@ static bool pks_in_fault_fn(const char *sym)
 	return false;
 }
 
-/* The entry, or NULL when none or more than one fits. */
-static struct bug_entry *pks_warn_find(void)
+/*
+ * Fill pks_warn_bugs with the entries of the statement; returns how many
+ * (0 when none fits, or when the lowest line has more copies than room).
+ */
+static unsigned int pks_warn_find(void)
 {
-	struct bug_entry *start, *stop, *bug, *found = NULL;
+	struct bug_entry *start, *stop, *bug;
 	const unsigned short want = BUGFLAG_WARNING | BUGFLAG_ONCE;
 	char sym[KSYM_SYMBOL_LEN];
-	unsigned int ties = 0;
+	unsigned int nr = 0, line = 0;
+	bool full = false;
 	const char *file;
 
 	start = (struct bug_entry *)pks_lookup("__start___bug_table");
 	stop = (struct bug_entry *)pks_lookup("__stop___bug_table");
 	if (!start || !stop || stop <= start) {
-		pr_debug("bug table not found (%px..%px)\n", start, stop);
-		return NULL;
+		pr_warn("cannot find the kernel's bug table\n");
+		return 0;
 	}
 	for (bug = start; bug < stop; bug++) {
 		file = pks_bug_file(bug);
 		if (!file || strcmp(file, PKS_WARN_FILE))
 			continue;
 		sprint_symbol(sym, pks_bug_addr(bug));
-		pr_info("WARN candidate %s:%u %s flags %#x\n", file,
-			pks_bug_line(bug), sym, bug->flags);
+		pr_debug("WARN candidate %s:%u %s flags %#x\n", file,
+			 pks_bug_line(bug), sym, bug->flags);
 		if ((bug->flags & want) != want || !pks_in_fault_fn(sym))
 			continue;
-		if (found && pks_bug_line(bug) == pks_bug_line(found)) {
-			ties++;
-		} else if (!found || pks_bug_line(bug) < pks_bug_line(found)) {
-			found = bug;
-			ties = 0;
+		if (nr && pks_bug_line(bug) > line)
+			continue;
+		if (nr && pks_bug_line(bug) < line) {
+			nr = 0;
+			full = false;
 		}
+		line = pks_bug_line(bug);
+		if (nr == PKS_WARN_COPIES) {
+			full = true;
+			continue;
+		}
+		pks_warn_bugs[nr++] = bug;
 	}
-	if (found && ties) {
-		pr_debug("%u WARNs share line %u\n", ties + 1,
-			 pks_bug_line(found));
-		return NULL;
+	if (full) {
+		pr_warn("more than %d WARNs at %s:%u\n", PKS_WARN_COPIES,
+			PKS_WARN_FILE, line);
+		return 0;
 	}
-	return found;
+	return nr;
 }
 
 /*
@@ -159,10 +176,13 @@ static struct bug_entry *pks_warn_find(void)
  */
 static int pks_warn_rearm(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct bug_entry *bug = READ_ONCE(pks_warn_bug);
+	unsigned int i, nr = smp_load_acquire(&pks_warn_nr);
+	struct bug_entry *bug;
 
-	if (bug)
+	for (i = 0; i < nr; i++) {
+		bug = pks_warn_bugs[i];
 		WRITE_ONCE(bug->flags, bug->flags | BUGFLAG_DONE);
+	}
 	return 0;
 }
 
@@ -179,13 +199,16 @@ static struct kretprobe pks_warn_rearm_krp = {
  */
 bool pks_pk_warn_silenced(void)
 {
-	return READ_ONCE(pks_warn_bug);
+	return READ_ONCE(pks_warn_nr);
 }
 
 /* With fault capture up (faults.c): protection is pks's to report then. */
 void pks_warnonce_init(void)
 {
 	struct bug_entry *bug;
+	unsigned int i, nr;
+	char *where;
+	int len = 0;
 
 	if (!silence_pk_warn) {
 		pr_info("silence_pk_warn=0: protection-key faults will WARN in the stock fault handler\n");
@@ -193,42 +216,58 @@ void pks_warnonce_init(void)
 	}
 	if (!pks_faults_logging())
 		return;
-	bug = pks_warn_find();
-	if (!bug) {
+	nr = pks_warn_find();
+	if (!nr) {
 		pr_warn("cannot find the stock kernel's protection-key WARN in do_kern_addr_fault(): the first protection-key fault of a boot will WARN and taint the kernel (and panic it under panic_on_warn)\n");
 		return;
 	}
-	pks_warn_was_done = bug->flags & BUGFLAG_DONE;
-	WRITE_ONCE(bug->flags, bug->flags | BUGFLAG_DONE);
-	WRITE_ONCE(pks_warn_bug, bug);
+	where = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	for (i = 0; i < nr; i++) {
+		bug = pks_warn_bugs[i];
+		pks_warn_was_done[i] = bug->flags & BUGFLAG_DONE;
+		WRITE_ONCE(bug->flags, bug->flags | BUGFLAG_DONE);
+		if (where)
+			len += scnprintf(where + len, PAGE_SIZE - len, "%s%pS",
+					 i ? ", " : "",
+					 (void *)pks_bug_addr(bug));
+	}
+	/* Then the probe's handler sees them all. */
+	smp_store_release(&pks_warn_nr, nr);
 	pks_warn_rearm_placed = !register_kretprobe(&pks_warn_rearm_krp);
 	pks_acct_add(PKS_ACCT_PROBES, pks_warn_rearm_placed);
 	if (!pks_warn_rearm_placed)
 		pr_warn("cannot probe generic_bug_clear_once: clear_warn_once re-arms the stock protection-key WARN\n");
-	pr_info("stock WARN at %s:%u (%pS) marked reported: protection-key faults are pks's to report\n",
-		pks_bug_file(bug), pks_bug_line(bug),
-		(void *)pks_bug_addr(bug));
+	pr_info("stock WARN at %s:%u (%s) marked reported: protection-key faults are pks's to report\n",
+		PKS_WARN_FILE, pks_bug_line(pks_warn_bugs[0]),
+		where ?: "?");
+	kfree(where);
 }
 
-/* Once no page is keyed: give the entry back its flag from before load. */
+/* Once no page is keyed: give the entries back their flag from before. */
 void pks_warnonce_exit(void)
 {
-	struct bug_entry *bug = pks_warn_bug;
+	unsigned int i, nr = pks_warn_nr, kept = 0;
+	struct bug_entry *bug;
 
-	if (!bug)
+	if (!nr)
 		return;
 	if (pks_warn_rearm_placed) {
 		unregister_kretprobe(&pks_warn_rearm_krp);
 		pks_acct_add(PKS_ACCT_PROBES, -1);
 		pks_warn_rearm_placed = false;
 	}
-	WRITE_ONCE(pks_warn_bug, NULL);
-	if (pks_warn_was_done) {
-		pr_info("stock WARN at %s:%u left marked reported: the kernel had reported it before pks loaded\n",
-			pks_bug_file(bug), pks_bug_line(bug));
-		return;
+	WRITE_ONCE(pks_warn_nr, 0);
+	for (i = 0; i < nr; i++) {
+		bug = pks_warn_bugs[i];
+		if (pks_warn_was_done[i])
+			kept++;
+		else
+			WRITE_ONCE(bug->flags, bug->flags & ~BUGFLAG_DONE);
 	}
-	WRITE_ONCE(bug->flags, bug->flags & ~BUGFLAG_DONE);
-	pr_info("stock WARN at %s:%u armed again, as before pks loaded\n",
-		pks_bug_file(bug), pks_bug_line(bug));
+	if (kept)
+		pr_info("stock WARN at %s:%u left marked reported: the kernel had reported it before pks loaded\n",
+			PKS_WARN_FILE, pks_bug_line(pks_warn_bugs[0]));
+	if (kept < nr)
+		pr_info("stock WARN at %s:%u armed again, as before pks loaded\n",
+			PKS_WARN_FILE, pks_bug_line(pks_warn_bugs[0]));
 }
