@@ -13,8 +13,8 @@
  * reads and writes (BUGFLAG_DONE after the first report of a _ONCE entry):
  * setting BUGFLAG_DONE there is what the kernel itself does after the
  * first report. Neither the table nor find_bug() is exported, so the
- * table's bounds come from kallsyms_lookup_name(), whose address a kprobe
- * gives.
+ * table's bounds come from kallsyms, through the address register_kprobe()
+ * looks up for a symbol.
  *
  * The entry is the one whose file is arch/x86/mm/fault.c, a WARN_ON_ONCE,
  * inside do_kern_addr_fault() (any .part/.constprop copy) or, where the
@@ -85,20 +85,22 @@ static unsigned short pks_bug_line(const struct bug_entry *bug)
 #endif
 }
 
-/* A symbol's address, from kallsyms_lookup_name(), or 0. */
+/*
+ * A symbol's address, or 0. register_kprobe() looks the name up and
+ * stores the address in the probe before it checks that it may probe
+ * there, which it may not for data: the probe is never placed (and, were
+ * it placed, removed at once). No function pointer is taken from kallsyms:
+ * an indirect call to kallsyms_lookup_name() would fault on a CPU that
+ * enforces indirect-branch tracking (the probe's address is past the
+ * function's ENDBR, which the kernel may also have sealed).
+ */
 static unsigned long pks_lookup(const char *name)
 {
-	static unsigned long (*lookup)(const char *name);
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	struct kprobe kp = { .symbol_name = name };
 
-	if (!lookup) {
-		/* The probe is placed only to learn the address. */
-		if (register_kprobe(&kp))
-			return 0;
-		lookup = (void *)kp.addr;
+	if (!register_kprobe(&kp))
 		unregister_kprobe(&kp);
-	}
-	return lookup ? lookup(name) : 0;
+	return (unsigned long)kp.addr;
 }
 
 /*
@@ -136,7 +138,12 @@ static unsigned int pks_warn_find(void)
 
 	start = (struct bug_entry *)pks_lookup("__start___bug_table");
 	stop = (struct bug_entry *)pks_lookup("__stop___bug_table");
-	if (!start || !stop || stop <= start) {
+	/*
+	 * Whole entries, or the bounds are wrong (on an ENDBR-like first
+	 * word the probe's address lookup adds 4).
+	 */
+	if (!start || !stop || stop <= start ||
+	    ((unsigned long)stop - (unsigned long)start) % sizeof(*start)) {
 		pr_warn("cannot find the kernel's bug table\n");
 		return 0;
 	}
@@ -176,9 +183,11 @@ static unsigned int pks_warn_find(void)
  */
 static int pks_warn_rearm(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	unsigned int i, nr = smp_load_acquire(&pks_warn_nr);
 	struct bug_entry *bug;
+	unsigned int i, nr;
 
+	/* Pairs with pks_warnonce_init()'s release: the entries are filled. */
+	nr = smp_load_acquire(&pks_warn_nr);
 	for (i = 0; i < nr; i++) {
 		bug = pks_warn_bugs[i];
 		WRITE_ONCE(bug->flags, bug->flags | BUGFLAG_DONE);
@@ -231,7 +240,7 @@ void pks_warnonce_init(void)
 					 i ? ", " : "",
 					 (void *)pks_bug_addr(bug));
 	}
-	/* Then the probe's handler sees them all. */
+	/* The entries before the count: pks_warn_rearm() reads them. */
 	smp_store_release(&pks_warn_nr, nr);
 	pks_warn_rearm_placed = !register_kretprobe(&pks_warn_rearm_krp);
 	pks_acct_add(PKS_ACCT_PROBES, pks_warn_rearm_placed);
