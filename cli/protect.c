@@ -192,7 +192,7 @@ static enum protect_result enable_one(const struct protect_opts *opts,
 	}
 	if (refuse_new) {
 		snprintf(why, len,
-			 "panic_on_warn is set, and the driver could not silence the stock kernel's WARN on the first protection-key fault of a boot (pkstool info: stock pk warn: active), which would panic this machine: clear kernel.panic_on_warn or use --force");
+			 "panic_on_warn is set, and the driver reports the stock kernel's WARN on the first protection-key fault of a boot active (pkstool info: stock pk warn), which would panic this machine: clear kernel.panic_on_warn or use --force");
 		return RESULT_REFUSED;
 	}
 	rc = pks_ns_protect(ns, mode, why, len);
