@@ -273,10 +273,14 @@ void pks_warnonce_exit(void)
 		else
 			WRITE_ONCE(bug->flags, bug->flags & ~BUGFLAG_DONE);
 	}
-	if (kept)
+	if (kept == nr)
 		pr_info("stock WARN at %s:%u left marked reported: the kernel had reported it before pks loaded\n",
 			PKS_WARN_FILE, pks_bug_line(pks_warn_bugs[0]));
-	if (kept < nr)
+	else if (!kept)
 		pr_info("stock WARN at %s:%u armed again, as before pks loaded\n",
 			PKS_WARN_FILE, pks_bug_line(pks_warn_bugs[0]));
+	else
+		pr_info("stock WARN at %s:%u armed again, as before pks loaded, but for %u of its %u copies, left marked reported: the kernel had reported them before pks loaded\n",
+			PKS_WARN_FILE, pks_bug_line(pks_warn_bugs[0]), kept,
+			nr);
 }
