@@ -108,6 +108,10 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 			       loaded && pks_fault_hook_active(ctx)));
 	json_object_object_add(jdrv, "fault_log", json_object_new_boolean(
 			       loaded && pks_fault_log_active(ctx)));
+	json_object_object_add(jdrv, "stock_pk_warn", loaded ?
+			       json_object_new_string(
+				       pks_stock_pk_warn_silenced(ctx) ?
+				       "silenced" : "active") : NULL);
 	json_object_object_add(jinfo, "driver", jdrv);
 	if (loaded) {
 		pks_cpu_foreach(ctx, cpu)
@@ -144,6 +148,9 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	printf("fault hook: %s\n", pks_fault_hook_active(ctx) ? "yes" : "no");
 	printf("fault log: %s\n", pks_fault_log_active(ctx) ? "yes" :
 	       "no (fault capture is off: namespaces cannot be protected)");
+	printf("stock pk warn: %s\n", pks_stock_pk_warn_silenced(ctx) ?
+	       "silenced" :
+	       "active (the first protection-key fault of a boot WARNs and taints the kernel)");
 	pks_cpu_foreach(ctx, cpu) {
 		if (!pks_cpu_is_online(cpu)) {
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));

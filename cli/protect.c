@@ -59,7 +59,7 @@ struct protect_opts {
 static const struct argp_option enable_options[] = {
 	{ "all", 'a', NULL, 0, "Every devdax and fsdax namespace", 0 },
 	{ "force", 'f', NULL, 0,
-	  "Protect even though panic_on_warn is set", 0 },
+	  "Protect even though panic_on_warn is set and the stock protection-key WARN is active", 0 },
 	{ "mode", 'm', "MODE", 0,
 	  "strict (default: stray accesses are refused) or relaxed (reported, "
 	  "then allowed once); changes the mode of a protected namespace", 0 },
@@ -194,7 +194,7 @@ static enum protect_result enable_one(const struct protect_opts *opts,
 	}
 	if (refuse_new) {
 		snprintf(why, len,
-			 "panic_on_warn is set, and the first stray access of a boot WARNs in the kernel's fault handler, which would panic this machine: clear kernel.panic_on_warn or use --force");
+			 "panic_on_warn is set, and the driver reports the stock kernel's WARN on the first protection-key fault of a boot active (pkstool info: stock pk warn), which would panic this machine: clear kernel.panic_on_warn or use --force");
 		return RESULT_REFUSED;
 	}
 	rc = pks_ns_protect(ns, mode, why, len);
@@ -354,8 +354,15 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			return PKSTOOL_FAILED;
 		}
 	}
+	/*
+	 * Under panic_on_warn, the stock kernel's WARN on the boot's first
+	 * protection-key fault would panic the machine, unless the driver
+	 * holds it as reported (PKS_INFO_F_PK_WARN_SILENCED).
+	 */
 	if (action == ACTION_ENABLE && !opts.force)
-		refuse_new = pks_panic_on_warn() > 0;
+		refuse_new = pks_panic_on_warn() > 0 &&
+			     (pks_refresh(ctx) ||
+			      !pks_stock_pk_warn_silenced(ctx));
 
 	array = json_object_new_array();
 	for (i = 0; i < opts.nr_names; i++)

@@ -141,6 +141,8 @@ static int __init pks_init(void)
 	pks_log_init();
 	/* Without the probe, keys and guards still work; callbacks do not. */
 	pks_faults_init();
+	/* Before anything is keyed: no protection-key fault WARNs. */
+	pks_warnonce_init();
 	pks_protect_init();
 	mutex_lock(&pks_lock);
 	pks_dax_guard_arm();
@@ -150,6 +152,7 @@ static int __init pks_init(void)
 		pr_err("cannot register /dev/pks: %d\n", rc);
 		pks_protect_exit();
 		pks_dax_guard_exit();
+		pks_warnonce_exit();
 		pks_faults_exit();
 		pks_log_exit();
 		pks_grants_exit();
@@ -173,6 +176,8 @@ static void __exit pks_exit(void)
 	 */
 	pks_protect_exit();
 	pks_dax_guard_exit();
+	/* Nothing is keyed any more: the stock WARN may be armed again. */
+	pks_warnonce_exit();
 	pks_faults_exit();
 	/* After the probes and the ranges, the last to publish. */
 	pks_log_exit();

@@ -182,6 +182,11 @@ struct pks_session {
 	struct list_head list;
 };
 
+/* warnonce.c: after pks_faults_init(), undone once nothing is keyed. */
+void pks_warnonce_init(void);
+void pks_warnonce_exit(void);
+bool pks_pk_warn_silenced(void);
+
 /* core.c */
 int pks_holders_fill(struct pks_holder *out, unsigned int nr);
 

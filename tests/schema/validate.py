@@ -129,7 +129,7 @@ def info_doc(cpu, grants):
         "cpu_supports_pks": True,
         "driver": {"loaded": True, "device": "/dev/pks", "abi_version": 7,
                    "default_pkrs": "0x55555554", "fault_hook": True,
-                   "fault_log": True},
+                   "fault_log": True, "stock_pk_warn": "silenced"},
         "cpus": [cpu], "keys": [{"key": 0, "state": "reserved",
                                  "owner": "kernel"}],
         "grants": grants, "holders": [{"pid": 1, "comm": "pkstool"}],
@@ -187,6 +187,10 @@ def cmd_host(pkstool):
         "disable: an enable word": (
             "disable", [dict(enabled[0], result="enabled")]),
         "version: a bare string": ("version", ["0.1"]),
+        "info: stock_pk_warn as a boolean": (
+            "info", [dict(info_doc(CPU, GRANTS)[0],
+                          driver=dict(info_doc(CPU, GRANTS)[0]["driver"],
+                                      stock_pk_warn=True))]),
         "info: zeros for a CPU not read": (
             "info", info_doc(dict(CPU_HIDDEN, pkrs_writes=0), GRANTS)),
         "info: no live key": (

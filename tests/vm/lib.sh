@@ -200,7 +200,9 @@ sysfs_hex() {
 
 # PK_WARN: the stock kernel's WARN on the first kernel-mode protection-key
 # fault of a boot, exactly as this kernel series prints it
-# (tests/vm/first-fault-warn; run-vm.sh allows it once per boot). For a
+# (tests/vm/first-fault-warn). pks holds it as reported (warnonce.c), so
+# no case may print it, but one that loads pks with silence_pk_warn=0
+# and names it in an "# expect-kmsg: FIRST-FAULT-WARN" line. For a
 # series it does not know, a pattern that matches nothing.
 PK_WARN=$(awk -v s="$(uname -r | cut -d. -f1,2)" \
 	'$1 == s { sub(/^[^ ]+ /, ""); print; exit }' /tests/first-fault-warn)

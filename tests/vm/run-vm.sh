@@ -8,8 +8,11 @@
 # and judge each: its exit code, plus every kernel report in its window of
 # the kernel log against the case's "# expect-kmsg:" and "# require-kmsg:"
 # lines. The window must have its begin and end marker, else the case
-# fails; the stock first-fault WARN (tests/vm/first-fault-warn) is the one
-# report no case names, allowed once per boot. Prints one
+# fails. No page-fault WARN is allowed: pks holds the stock first-fault
+# WARN (tests/vm/first-fault-warn) as reported while loaded; only a case
+# that loads pks with silence_pk_warn=0 may expect it, with the literal
+# line "# expect-kmsg: FIRST-FAULT-WARN" (run-vm.sh puts in this
+# series' pattern), and a boot still prints it at most once. Prints one
 # "PASS|FAIL|SKIP <name>" line per case, plus one for the kernel log
 # outside the cases, and keeps the console log in OUTDIR.
 # PKSTEST_ENV="NAME=VALUE,..." sets variables for the cases (their sizes,
@@ -48,13 +51,16 @@ initrd=$prepared/initrd.gz
 cpuopt=max
 [ "$cpu" = nopks ] && cpuopt=max,-pks
 list=$(IFS=,; echo "${cases[*]}")
-# "# vm-smp: SPEC" and "# vm-qemu: ARGS" in a case (one with its own boot)
-# shape its VM: the -smp value, and QEMU arguments added (a CPU plugged
-# in with other features). "# vm-shape: SHAPE" picks the machine (below);
+# "# vm-smp: SPEC", "# vm-qemu: ARGS" and "# vm-append: ARGS" in a case
+# (one with its own boot) shape its VM: the -smp value, QEMU arguments
+# added (a CPU plugged in with other features), and words added to the
+# kernel command line (-append: panic_on_warn=1). "# vm-shape: SHAPE" picks the machine (below);
 # the cases of one boot must agree on it. "# vm-backing: keep" keeps the
 # CXL device's backing files across the boots of one OUTDIR.
-smp=${VM_SMP:-2} extra=() shape= keep=
+smp=${VM_SMP:-2} extra=() shape= keep= kargs=
 for c in "${cases[@]}"; do
+	v=$(sed -n 's/^# vm-append: //p' "$here/cases/$c.sh")
+	[ -n "$v" ] && kargs="$kargs $v"
 	v=$(sed -n 's/^# vm-smp: //p' "$here/cases/$c.sh")
 	[ -n "$v" ] && smp=$v
 	v=$(sed -n 's/^# vm-qemu: //p' "$here/cases/$c.sh")
@@ -146,7 +152,7 @@ boot() {
 	timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu "$cpuopt" \
 		"${machine[@]}" -m "$mem" -smp "$smp" "${extra[@]}" \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1$append pkstest.shape=$shape pkstest.cases=$list${PKSTEST_ENV:+ pkstest.env=$PKSTEST_ENV}" \
+		-append "console=ttyS0 panic=-1$append$kargs pkstest.shape=$shape pkstest.cases=$list${PKSTEST_ENV:+ pkstest.env=$PKSTEST_ENV}" \
 		-display none -monitor none -no-reboot \
 		-serial file:"$out/console.log" -serial file:"$out/results.log" \
 		> "$out/qemu.log" 2>&1
@@ -174,10 +180,12 @@ sed -n '/^@@@ KMSG-ALL$/,/^@@@ DONE$/p' "$results" > "$kmsg"
 # Kernel reports that fail a run unless the case expects them.
 bad='(BUG|WARNING|KASAN|UBSAN|kernel BUG)[: ]|Oops|general protection fault|Kernel panic|[Uu]nable to handle|scheduling while atomic|sleeping function called|blocked for more than|rcu.*(stall|detected)|list_(add|del) corruption|refcount_t: |pks: unloading with .* still counted'
 
-# The stock first-fault WARN (tests/vm/first-fault-warn): the only kernel
-# report a case may print without saying so, this exact line of this
-# kernel series, once per boot. Per-case "# expect-kmsg:" lines must not
-# allow it again.
+# The stock first-fault WARN (tests/vm/first-fault-warn), this exact line
+# of this kernel series. pks holds it as reported, so it is a failure
+# like any other report, unless the case expects it by name: an
+# "# expect-kmsg: FIRST-FAULT-WARN" line (its control, which loads pks
+# with silence_pk_warn=0). No other expect-kmsg line may allow a
+# page-fault WARN.
 first_warn=$(awk -v s="$series" '$1 == s { sub(/^[^ ]+ /, ""); print; exit }' \
 	"$here/first-fault-warn")
 
@@ -213,7 +221,7 @@ judge() {
 		return
 	fi
 	if grep -q '^# expect-kmsg: .*mm/fault' "$file"; then
-		echo "FAIL $tag/$c: an expect-kmsg line allows a page-fault WARN: only the first-fault WARN is allowed, by tests/vm/first-fault-warn"
+		echo "FAIL $tag/$c: an expect-kmsg line allows a page-fault WARN: only the stock first-fault WARN may be expected, as '# expect-kmsg: FIRST-FAULT-WARN'"
 		return
 	fi
 	why=$(window_markers "$c")
@@ -223,9 +231,13 @@ judge() {
 	fi
 	while IFS= read -r line; do
 		ok=
-		[ -n "$first_warn" ] && grep -Eq -- "^($first_warn)" <<< "${line#*;}" &&
-			continue
 		while IFS= read -r pat; do
+			if [ "$pat" = FIRST-FAULT-WARN ]; then
+				[ -n "$first_warn" ] &&
+					grep -Eq -- "^($first_warn)" <<< "${line#*;}" &&
+					ok=1
+				continue
+			fi
 			[ -n "$pat" ] && grep -Eq -- "$pat" <<< "$line" && ok=1
 		done < <(sed -n 's/^# expect-kmsg: //p' "$file")
 		if [ -z "$ok" ]; then

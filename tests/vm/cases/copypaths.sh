@@ -51,10 +51,11 @@ case $FUSE_STEPS in
 *) fail "FUSE_STEPS is read or write" ;;
 esac
 # Kernel reports, as run-vm.sh judges them (plus the panic's own words),
-# but the warning on a kernel-mode protection-key fault (PK_WARN).
+# the stock WARN on a kernel-mode protection-key fault (PK_WARN) among
+# them: pks holds it as reported.
 BAD='(BUG|WARNING|KASAN|UBSAN|kernel BUG)[: ]|Oops|general protection fault|Kernel panic|Fatal exception|[Uu]nable to handle|scheduling while atomic|sleeping function called|blocked for more than'
 kernel_reports() {
-	dmesg | grep -E "$BAD" | grep -cvE "$PK_WARN"
+	dmesg | grep -cE "$BAD"
 }
 # say LINE..., show FILE: to the case's output and to the kernel log,
 # which the console keeps when the VM dies before the case reports

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: 100,000 random ioctls (FUZZ_CALLS) as root and as many after giving up root,
 # against both devices, with a namespace protected: no oops, no WARN
-# beyond the stock first-fault one, no hang; every unprivileged call is
-# refused; the key table and the protected ranges are unchanged; the
+# (the stock first-fault one included: pks holds it reported), no hang;
+# every unprivileged call is refused; the key table and the protected ranges are unchanged; the
 # protected data survives and every CPU is back at the default PKRS. The
 # control run (which unprotects the namespace itself) shows the checks fail.
 # The driver's own allocation counts are unchanged by the fuzzer and back

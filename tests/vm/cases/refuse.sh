@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # pks: every range the driver must refuse is refused with its reason and
 # nothing changes; the CLI refuses bad names, raw namespaces,
-# non-root callers and panic_on_warn; malformed ioctls get errors.
+# non-root callers and panic_on_warn while the driver reports the stock
+# protection-key WARN active (silence_pk_warn=0); malformed ioctls get
+# errors.
 . /tests/lib.sh
 
 pks_ready
@@ -57,6 +59,21 @@ echo "$out" | grep -q 'run as root' || fail "non-root: $out"
 expect_rc 2 pkstool enable
 expect_rc 2 pkstool disable --all dax0.0
 
+# panic_on_warn: with the stock protection-key WARN silenced (the
+# default) enable goes ahead; only a driver that reports it active
+# (loaded with silence_pk_warn=0) makes the CLI refuse.
+expect_eq "stock WARN" "$(info_json .driver.stock_pk_warn)" silenced
+echo 1 > /proc/sys/kernel/panic_on_warn
+pkstool enable dax0.0
+rc=$?
+pkstool disable dax0.0
+echo 0 > /proc/sys/kernel/panic_on_warn
+expect_eq "enable under panic_on_warn, WARN silenced" "$rc" 0
+unload_pks
+insmod /lib/modules/pks.ko silence_pk_warn=0 || fail "insmod pks.ko silence_pk_warn=0"
+load_pks
+expect_eq "stock WARN" "$(info_json .driver.stock_pk_warn)" active
+pkstool info | grep -q '^stock pk warn: active' || fail "info text: $(pkstool info)"
 echo 1 > /proc/sys/kernel/panic_on_warn
 out=$(pkstool enable dax0.0 2>&1)
 rc=$?
@@ -86,6 +103,9 @@ expect_eq "new one under panic_on_warn exit" "$rc2" 1
 expect_eq "new one under panic_on_warn result" "$(echo "$json2" | jq -r '.[0].result')" refused
 echo "$json2" | jq -r '.[0].reason' | grep -q 'panic_on_warn is set' ||
 	fail "reason under panic_on_warn: $json2"
+unload_pks
+load_pks
+expect_eq "stock WARN after reload" "$(info_json .driver.stock_pk_warn)" silenced
 
 pks-ioctl malformed || fail "malformed ioctls"
 exit 0

@@ -104,6 +104,13 @@ struct pks_info {
 #define PKS_INFO_F_ENABLED	(1u << 0)	/* PKS enabled on all online CPUs */
 #define PKS_INFO_F_FAULT_HOOK	(1u << 1)	/* callbacks, relaxed mode */
 #define PKS_INFO_F_FAULT_LOG	(1u << 2)	/* faults are recorded */
+/*
+ * The stock kernel's WARN on a kernel-mode protection-key fault
+ * (do_kern_addr_fault()) is held as reported: such faults neither WARN
+ * nor taint, so panic_on_warn is safe. Clear: the first one of a boot
+ * WARNs.
+ */
+#define PKS_INFO_F_PK_WARN_SILENCED (1u << 3)
 
 /**
  * struct pks_range - a device-dax range, as given to the driver
