@@ -25,7 +25,7 @@ head -c $((N * 4096)) /tmp/src > /tmp/src4k
 # An NMI resets PKRS inside a bracket, and the next access faults to get
 # it back (a refill): keep the watchdog's NMIs out of the measurements.
 wd=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)
-[ -n "$wd" ] && echo 0 > /proc/sys/kernel/nmi_watchdog
+[ -n "$wd" ] && echo 0 2>/dev/null > /proc/sys/kernel/nmi_watchdog
 
 # opens [OWNER]: the brackets' key openings so far (of OWNER's functions)
 opens() {
@@ -141,5 +141,5 @@ for fs in ext4 xfs; do
 	xfs) xfs_repair -n "/dev/$blk" > /tmp/fsck.log 2>&1 ;;
 	esac || { cat /tmp/fsck.log; fail "$fs: check after the strays"; }
 done
-[ -n "$wd" ] && echo "$wd" > /proc/sys/kernel/nmi_watchdog
+[ -n "$wd" ] && echo "$wd" 2>/dev/null > /proc/sys/kernel/nmi_watchdog
 exit 0
