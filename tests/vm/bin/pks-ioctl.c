@@ -283,6 +283,10 @@ static int do_malformed(void)
 	       EINVAL);
 	expect("accounting: bad pointer", ioctl(fd, PKS_IOC_ACCOUNTING, 16),
 	       EFAULT);
+	expect("brackets: wrong size", ioctl(fd, PKS_IOC_BRACKETS, &info),
+	       EINVAL);
+	expect("brackets: bad pointer", ioctl(fd, PKS_IOC_BRACKETS, 16),
+	       EFAULT);
 	info.size = sizeof(info);
 	info.rsvd = 1;
 	expect("info: rsvd set", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);

@@ -11,7 +11,7 @@
  *
  * /dev/pks is readable by everyone (mode 0644): anyone may open it and
  * read state (PKS_IOC_GET_INFO, _LIST, _FAULTS, _GRANTS, _ACCOUNTING,
- * _HOLDERS, poll()). Changing anything and touching namespace memory
+ * _HOLDERS, _BRACKETS, poll()). Changing anything and touching namespace memory
  * (_PROTECT, _UNPROTECT, _SET_MODE, _COPY) needs CAP_SYS_ADMIN and a file
  * opened for writing (-EPERM otherwise). Physical addresses in _LIST are
  * 0 unless the opener had CAP_SYS_ADMIN, and kernel addresses in fault
