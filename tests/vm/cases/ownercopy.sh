@@ -10,7 +10,8 @@
 # same I/O takes at least one fault per call, each granted by the
 # dax-layer or pmem-driver rule, and the data is still right. Strays
 # into a namespace page no file uses are refused while the I/O runs in
-# another process.
+# another process. The data is checked by reading it back after each
+# measurement.
 . /tests/lib.sh
 
 pks_ready none
@@ -46,25 +47,33 @@ delta() {
 	echo $((b - a))
 }
 
-# io: the measured I/O, verified: N 4 KiB writes then reads of /mnt/f,
-# 8 x 1 MiB of each at 8 MiB, N 4 KiB O_DIRECT reads of the block device,
-# a sync. 2N + 16 file calls, N block reads.
+# io: the measured I/O: N 4 KiB pwrites then preads of /mnt/f, 8 x 1 MiB
+# of each at 8 MiB, N 4 KiB O_DIRECT preads of the block device, a sync:
+# 2N + 16 file calls, N block reads. xfs_io's buffers are written before
+# its first call: a page fault on the user buffer inside a bracket may
+# switch the task out, which ends the bracket (the rest of that call then
+# faults and is granted by the rule, as it should).
 io() {
-	dd if=/tmp/src of=/mnt/f bs=4k count="$N" conv=notrunc 2>/dev/null ||
-		fail "4 KiB writes"
-	dd if=/mnt/f of=/tmp/back bs=4k count="$N" 2>/dev/null ||
-		fail "4 KiB reads"
-	cmp -s /tmp/back /tmp/src4k ||
-		fail "4 KiB data read back differs"
-	dd if=/tmp/src of=/mnt/f bs=1M seek=8 count=8 conv=notrunc 2>/dev/null ||
-		fail "1 MiB writes"
-	dd if=/mnt/f of=/tmp/back bs=1M skip=8 count=8 2>/dev/null ||
-		fail "1 MiB reads"
-	cmp -s /tmp/back /tmp/src || fail "1 MiB data read back differs"
-	dd if="/dev/$blk" of=/dev/null bs=4k count="$N" iflag=direct 2>/dev/null ||
-		fail "O_DIRECT reads of /dev/$blk"
+	xfs_io -c "pwrite -q -b 4096 -i /tmp/src4k 0 $((N * 4096))" \
+		-c "pwrite -q -b 1m -i /tmp/src 8m 8m" /mnt/f ||
+		fail "pwrites"
+	xfs_io -r -c "pread -b 4096 0 $((N * 4096))" -c "pread -b 1m 8m 8m" \
+		/mnt/f > /dev/null || fail "preads"
+	xfs_io -d -r -c "pread -b 4096 0 $((N * 4096))" "/dev/$blk" \
+		> /dev/null || fail "O_DIRECT preads of /dev/$blk"
 	sync
 }
+# verify: what the pwrites wrote reads back (after the measurement)
+verify() {
+	head -c $((N * 4096)) /mnt/f | cmp -s - /tmp/src4k ||
+		fail "$1: 4 KiB data read back differs"
+	dd if=/mnt/f bs=1M skip=8 count=8 2>/dev/null | cmp -s - /tmp/src ||
+		fail "$1: 1 MiB data read back differs"
+}
+# A failure leaves nothing mounted, protected or turned off for the
+# cases after this one.
+trap 'umount /mnt 2>/dev/null; pkstool disable "$blk" >/dev/null 2>&1
+	pks-ioctl brackets-on 1' EXIT
 
 for fs in ext4 xfs; do
 	case $fs in
@@ -90,6 +99,7 @@ for fs in ext4 xfs; do
 	c0=$(counts) seq0=$(last_seq)
 	io
 	c1=$(counts)
+	verify "$fs"
 	echo "$fs brackets on: hits dax pmem held opens: $c0 -> $c1"
 	expect_eq "$fs: fault-probe hits with the brackets" "$(delta "$c0" "$c1" 1)" 0
 	expect_eq "$fs: dax-layer grants with the brackets" "$(delta "$c0" "$c1" 2)" 0
@@ -106,6 +116,7 @@ for fs in ext4 xfs; do
 	io
 	c1=$(counts)
 	pks-ioctl brackets-on 1 || fail "brackets on"
+	verify "$fs control"
 	echo "$fs brackets off: hits dax pmem held opens: $c0 -> $c1"
 	expect_eq "$fs control: no bracket opening" "$(delta "$c0" "$c1" 5)" 0
 	d=$(delta "$c0" "$c1" 2) p=$(delta "$c0" "$c1" 3) h=$(delta "$c0" "$c1" 1)
@@ -120,7 +131,7 @@ for fs in ext4 xfs; do
 
 	# Strays into the namespace's last pages (no file uses them: the
 	# file system is nearly empty) while another process copies.
-	( for i in 1 2 3 4 5 6 7 8 9 10; do io; done ) &
+	( for i in 1 2 3 4 5 6 7 8 9 10; do io; verify "$fs strays"; done ) &
 	iopid=$!
 	seq1=$(last_seq) refused=0
 	for i in 1 2 3 4 5 6 7 8 9 10; do
