@@ -251,6 +251,27 @@ out:
 	return rc;
 }
 
+static long pks_ioctl_brackets(struct file *file, void __user *argp)
+{
+	struct pks_brackets *b;
+	long rc = 0;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	if (copy_from_user(&b->size, argp, sizeof(b->size)))
+		rc = -EFAULT;
+	else if (b->size != sizeof(*b))
+		rc = -EINVAL;
+	if (!rc) {
+		pks_brackets_fill(b, pks_may_see_activity(file));
+		if (copy_to_user(argp, b, sizeof(*b)))
+			rc = -EFAULT;
+	}
+	kfree(b);
+	return rc;
+}
+
 static long pks_ioctl_accounting(void __user *argp)
 {
 	struct pks_accounting a = {};
@@ -333,6 +354,8 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pks_ioctl_grants(file, argp);
 	case PKS_IOC_ACCOUNTING:
 		return pks_ioctl_accounting(argp);
+	case PKS_IOC_BRACKETS:
+		return pks_ioctl_brackets(file, argp);
 	case PKS_IOC_HOLDERS:
 		return pks_ioctl_holders(argp);
 	case PKS_IOC_PROTECT:

@@ -95,6 +95,8 @@ bool pks_key_owner(int key, char *owner, bool *has_cb);
  * @keyed_leaves: direct-map leaves found keyed after its last retag
  * @dev: the dax device, referenced while protected
  * @dax_dev: for fsdax, the block device's dax_device, referenced
+ * @disk: for fsdax, its gendisk, compared only (never followed) by the
+ *	owner's copy brackets; it lives as long as @dev is bound
  * @fsdax: an fsdax namespace: @dev is its nd device
  * @mode: enum pks_mode, read locklessly by the fault path
  * @faults: stray accesses recorded on the range
@@ -103,6 +105,7 @@ bool pks_key_owner(int key, char *owner, bool *has_cb);
  * @name: its name
  */
 struct dax_device;
+struct gendisk;
 
 struct pks_prot {
 	struct list_head list;
@@ -113,6 +116,7 @@ struct pks_prot {
 	long keyed_leaves;
 	struct device *dev;
 	struct dax_device *dax_dev;
+	const struct gendisk *disk;
 	bool fsdax;
 	u32 mode;
 	atomic64_t faults;
@@ -137,12 +141,19 @@ void __pks_set_range_key(struct pks_prot *p, int key);
 extern struct mutex pks_lock;
 int __pks_set_mode(phys_addr_t start, u32 mode);
 struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len);
+struct pks_prot *pks_prot_of_owner(const struct dax_device *dax_dev,
+				   const struct gendisk *disk);
 struct pks_prot *pks_prot_at(unsigned long address, char *name, u64 *offset,
 			     int *mode);
 void pks_prot_count_fault(struct pks_prot *p);
 int pks_list_ranges(struct pks_range_info *info, unsigned int nr);
 void pks_protect_init(void);
 void pks_protect_exit(void);
+
+/* ownercopy.c; pks_lock held for the first two. */
+void pks_brackets_place(void);
+void pks_brackets_remove(void);
+void pks_brackets_fill(struct pks_brackets *out, bool counts);
 
 /* access.c */
 int pks_range_copy(struct pks_copy *a);

@@ -37,6 +37,11 @@ void pks_boundary_enforce(bool on);
 /* ipi-race: what the task level's windows hold on a CPU (from an IPI). */
 u32 pks_task_level_pkrs(void);
 
+/* ownercopy.c */
+
+/* ownercopy: its control turns the owner's copy brackets off. */
+void pks_brackets_enable(bool on);
+
 /* keys.c */
 
 /* all-keys, resume: -EBUSY, naming the holder, while any key is held. */

@@ -54,8 +54,11 @@ static void __pks_release(struct pks_prot *p, enum pks_event why)
 	lockdep_assert_held(&pks_lock);
 	__pks_set_range_key(p, 0);
 	list_del_rcu(&p->list);
-	if (list_empty(&pks_prots))
+	if (list_empty(&pks_prots)) {
 		pks_grants_disarm();
+		/* Unrelated I/O runs no driver code again. */
+		pks_brackets_remove();
+	}
 	/*
 	 * The fault path and non-preemptible windows may still be looking at
 	 * it; task windows hold a reference until they close.
@@ -222,6 +225,11 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	/* Kernel paths that touch user pages need their grants first. */
 	pks_grants_arm();
 	list_add_tail_rcu(&p->list, &pks_prots);
+	/*
+	 * The owner's copies open the key themselves (ownercopy.c): placed
+	 * before the range is keyed, so its I/O takes no fault from the start.
+	 */
+	pks_brackets_place();
 	__pks_set_range_key(p, p->key);
 	pks_log_event(PKS_EVENT_PROTECTED, p->name, p->key,
 		      p->mode == PKS_MODE_RELAXED);
@@ -302,6 +310,23 @@ struct pks_prot *pks_prot_holding(phys_addr_t start, u64 len)
 	list_for_each_entry_rcu(p, &pks_prots, list)
 		if (p->start <= start && len <= p->len &&
 		    start - p->start <= p->len - len)
+			return p;
+	return NULL;
+}
+
+/*
+ * The protected fsdax namespace whose dax_device is @dax_dev or whose
+ * gendisk is @disk, or NULL. Lockless, as pks_prot_holding(): for the
+ * owner's copy brackets, which compare the pointers and follow neither.
+ */
+struct pks_prot *pks_prot_of_owner(const struct dax_device *dax_dev,
+				   const struct gendisk *disk)
+{
+	struct pks_prot *p;
+
+	list_for_each_entry_rcu(p, &pks_prots, list)
+		if (p->fsdax && ((dax_dev && p->dax_dev == dax_dev) ||
+				 (disk && p->disk == disk)))
 			return p;
 	return NULL;
 }

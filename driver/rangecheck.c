@@ -265,6 +265,7 @@ int pks_check_blockdev(struct pks_range *r, struct pks_prot *p,
 	r->start = pfn_t_to_phys(pfn);
 	r->len = (u64)nr << PAGE_SHIFT;
 	p->dax_dev = dax_dev;
+	p->disk = bdev->bd_disk;
 	p->fsdax = true;
 	p->dev = get_device(disk_to_dev(bdev->bd_disk)->parent);
 	strscpy(p->name, bdev->bd_disk->disk_name, sizeof(p->name));

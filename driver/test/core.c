@@ -80,6 +80,11 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return pks_test_ioctl_stray(argp);
 	case PKS_TEST_IOC_BENCH:
 		return pks_test_ioctl_bench(argp);
+	case PKS_TEST_IOC_BRACKETS:
+		if (arg > 1)
+			return -EINVAL;
+		pks_brackets_enable(arg);
+		return 0;
 	default:
 		return -ENOTTY;
 	}

@@ -105,6 +105,21 @@ rule_grants() {
 	info_json ".grants.rules[] | select(.name == \"$1\") | $sum"
 }
 
+# bracket_opens [OWNER]: calls of the owner's copy functions that opened a
+# protected namespace's key (driver/ownercopy.c), of OWNER's (dax-layer,
+# pmem-driver) or all
+bracket_opens() {
+	pks-ioctl brackets |
+		awk -v o="${1:-}" '/opens=/ && (o == "" || $2 == o) {
+			sub(/.*opens=/, ""); s += $1 } END { print s + 0 }'
+}
+
+# owner_access RULE: accesses of RULE's owner let through, by a grant of
+# the rule at the fault or by the owner's copy brackets without one
+owner_access() {
+	echo $(( $(rule_grants "$1") + $(bracket_opens "$1") ))
+}
+
 # The PKRS value the driver keeps outside windows: key 0 RW, 1..15 AD.
 DEFAULT_PKRS=0x55555554
 

@@ -5,7 +5,8 @@
  * the fault probe saw, grants to a task by rule (PKS_GRANT_RULES), grants
  * in any other context (softirq, hard interrupt, stepped) over all rules,
  * windows refilled after an interrupt boundary, spurious faults, PKRS
- * writes at interrupt entry and exit, and this process's context switches.
+ * writes at interrupt entry and exit, calls of the owner's copy functions
+ * that opened a key (brackets), and this process's context switches.
  */
 #ifndef PKS_COUNTERS_H
 #define PKS_COUNTERS_H
@@ -28,6 +29,7 @@ struct pks_counters {
 	uint64_t refills;
 	uint64_t spurious;
 	uint64_t boundary_writes;
+	uint64_t bracket_opens;
 	long switches;
 };
 
@@ -38,10 +40,12 @@ static inline void pks_read_counters(int fd, struct pks_counters *c)
 				 .nr_cpus = PKS_COUNTERS_MAX_CPUS,
 				 .cpus = (uintptr_t)cpus };
 	struct pks_grants g = { .size = sizeof(g) };
+	struct pks_brackets br = { .size = sizeof(br) };
 	struct rusage ru;
 	unsigned int i;
 
-	if (ioctl(fd, PKS_IOC_GET_INFO, &info) || ioctl(fd, PKS_IOC_GRANTS, &g)) {
+	if (ioctl(fd, PKS_IOC_GET_INFO, &info) || ioctl(fd, PKS_IOC_GRANTS, &g) ||
+	    ioctl(fd, PKS_IOC_BRACKETS, &br)) {
 		perror("/dev/pks");
 		exit(1);
 	}
@@ -68,6 +72,8 @@ static inline void pks_read_counters(int fd, struct pks_counters *c)
 	c->refills = g.refills;
 	c->spurious = g.spurious;
 	c->boundary_writes = g.boundary_writes;
+	for (i = 0; i < br.nr && i < PKS_BRACKET_MAX; i++)
+		c->bracket_opens += br.brackets[i].opens;
 	getrusage(RUSAGE_SELF, &ru);
 	c->switches = ru.ru_nvcsw + ru.ru_nivcsw;
 }
@@ -76,8 +82,8 @@ static inline void pks_read_counters(int fd, struct pks_counters *c)
  * What the counters grew by from @b to @a, as JSON members with no braces
  * around them, for the caller's object: "pkrs_writes", "fault_probe_hits",
  * one "<rule>_grants" per rule ("held_page_grants", ...: grants to a task),
- * "irq_grants", "refills", "spurious", "boundary_writes" and
- * "context_switches".
+ * "irq_grants", "refills", "spurious", "boundary_writes", "bracket_opens"
+ * and "context_switches".
  */
 static inline void pks_print_counters(const struct pks_counters *b,
 				      const struct pks_counters *a)
@@ -99,11 +105,13 @@ static inline void pks_print_counters(const struct pks_counters *b,
 		       (unsigned long long)(a->task_grants[i] - b->task_grants[i]));
 	}
 	printf(", \"irq_grants\": %llu, \"refills\": %llu, \"spurious\": %llu, "
-	       "\"boundary_writes\": %llu, \"context_switches\": %ld",
+	       "\"boundary_writes\": %llu, \"bracket_opens\": %llu, "
+	       "\"context_switches\": %ld",
 	       (unsigned long long)(a->irq_grants - b->irq_grants),
 	       (unsigned long long)(a->refills - b->refills),
 	       (unsigned long long)(a->spurious - b->spurious),
 	       (unsigned long long)(a->boundary_writes - b->boundary_writes),
+	       (unsigned long long)(a->bracket_opens - b->bracket_opens),
 	       a->switches - b->switches);
 }
 

@@ -46,7 +46,7 @@
 static const unsigned long prod_cmds[] = {
 	PKS_IOC_GET_INFO, PKS_IOC_PROTECT, PKS_IOC_UNPROTECT, PKS_IOC_LIST,
 	PKS_IOC_COPY, PKS_IOC_FAULTS, PKS_IOC_SET_MODE, PKS_IOC_GRANTS,
-	PKS_IOC_ACCOUNTING, PKS_IOC_HOLDERS,
+	PKS_IOC_ACCOUNTING, PKS_IOC_HOLDERS, PKS_IOC_BRACKETS,
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -54,9 +54,10 @@ static const unsigned long prod_cmds[] = {
 /* What /dev/pks answers without privilege: it changes nothing. */
 static const unsigned long query_cmds[] = {
 	PKS_IOC_GET_INFO, PKS_IOC_LIST, PKS_IOC_FAULTS, PKS_IOC_GRANTS,
-	PKS_IOC_ACCOUNTING, PKS_IOC_HOLDERS,
+	PKS_IOC_ACCOUNTING, PKS_IOC_HOLDERS, PKS_IOC_BRACKETS,
 };
 
+/* Not PKS_TEST_IOC_BRACKETS: a 0 would leave the brackets off. */
 static const unsigned long test_cmds[] = {
 	PKS_TEST_IOC_RUN, PKS_TEST_IOC_STRAY, PKS_TEST_IOC_BENCH,
 };

@@ -35,6 +35,11 @@
  *   pks-ioctl accounting
  *	print the driver's own counts as NAME=N words (its own open file
  *	counts as one session)
+ *   pks-ioctl brackets
+ *	print the owner's copy brackets, one line each: FUNCTION OWNER
+ *	placed=0|1 opens=N missed=N; then on=0|1 (the test knob)
+ *   pks-ioctl brackets-on 0|1
+ *	turn the brackets off or on again (the test module's knob)
  *   pks-ioctl head
  *	print the sequence number the log's next record (a fault or a
  *	protection event) will get
@@ -278,6 +283,10 @@ static int do_malformed(void)
 	       EINVAL);
 	expect("accounting: bad pointer", ioctl(fd, PKS_IOC_ACCOUNTING, 16),
 	       EFAULT);
+	expect("brackets: wrong size", ioctl(fd, PKS_IOC_BRACKETS, &info),
+	       EINVAL);
+	expect("brackets: bad pointer", ioctl(fd, PKS_IOC_BRACKETS, 16),
+	       EFAULT);
 	info.size = sizeof(info);
 	info.rsvd = 1;
 	expect("info: rsvd set", ioctl(fd, PKS_IOC_GET_INFO, &info), EINVAL);
@@ -486,6 +495,34 @@ static int do_accounting(void)
 	return 0;
 }
 
+static int do_brackets(void)
+{
+	struct pks_brackets b = { .size = sizeof(b) };
+	unsigned int i;
+
+	if (ioctl(dev_fd(), PKS_IOC_BRACKETS, &b)) {
+		perror("pks-ioctl: brackets");
+		return 1;
+	}
+	for (i = 0; i < b.nr && i < PKS_BRACKET_MAX; i++)
+		printf("%.*s %.*s placed=%u opens=%llu missed=%llu\n",
+		       PKS_FUNC_LEN, b.brackets[i].function,
+		       PKS_NAME_LEN, b.brackets[i].owner, b.brackets[i].placed,
+		       (unsigned long long)b.brackets[i].opens,
+		       (unsigned long long)b.brackets[i].missed);
+	printf("on=%d\n", !!(b.flags & PKS_BRACKETS_F_ON));
+	return 0;
+}
+
+static int do_brackets_on(const char *arg)
+{
+	if (ioctl(test_fd(), PKS_TEST_IOC_BRACKETS, strtoul(arg, NULL, 0))) {
+		perror("pks-ioctl: brackets-on");
+		return 1;
+	}
+	return 0;
+}
+
 static int do_head(void)
 {
 	struct pks_faults req = { .size = sizeof(req) };
@@ -536,11 +573,16 @@ int main(int argc, char **argv)
 		return do_accounting();
 	if (argc >= 2 && !strcmp(argv[1], "head"))
 		return do_head();
+	if (argc >= 2 && !strcmp(argv[1], "brackets"))
+		return do_brackets();
+	if (argc >= 3 && !strcmp(argv[1], "brackets-on"))
+		return do_brackets_on(argv[2]);
 	fprintf(stderr, "usage: pks-ioctl protect START LEN DAXDEV [MAPOFF] | malformed |\n"
 		"       protect-blockdev DEV |\n"
 		"       protect-cost START LEN DAXDEV |\n"
 		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
 		"       stray-move DST SRC |\n"
-		"       guarded-read ADDR | storm ADDR N | accounting | head\n");
+		"       guarded-read ADDR | storm ADDR N | accounting | head |\n"
+		"       brackets | brackets-on 0|1\n");
 	return 2;
 }

@@ -4,7 +4,7 @@
 # - buffered reads of /dev/pmemN after the page cache was dropped, with
 #   posix_fadvise(WILLNEED) and readahead(2) (on 6.1 the pmem driver's
 #   pmem_rw_page(); on 6.12 its bio path): the right data, counted under
-#   the pmem-driver rule;
+#   the pmem-driver rule or its copy brackets (driver/ownercopy.c);
 # - FALLOC_FL_UNSHARE_RANGE on a reflinked xfs -o dax=always file (the
 #   DAX layer's copy of shared blocks): the right data, counted under the
 #   dax-layer rule, and a clean xfs_repair.
@@ -21,16 +21,17 @@ want=$(md5sum < /tmp/raw)
 dd if=/tmp/raw of="/dev/$blk" bs=1M oflag=direct 2>/dev/null ||
 	fail "cannot write /dev/$blk"
 
-# expect_counted off|on RULE GRANTS0 SEQ0 WHAT: unprotected, RULE let
-# nothing through; protected, it did; either way nothing was recorded
+# expect_counted off|on RULE GRANTS0 SEQ0 WHAT: unprotected, RULE's owner
+# was let through nothing (no grant, no bracket placed); protected, it was,
+# by a grant or its brackets; either way nothing was recorded
 expect_counted() {
 	local g1
-	g1=$(rule_grants "$2")
+	g1=$(owner_access "$2")
 	if [ "$1" = off ]; then
 		expect_eq "unprotected $5: no $2 grant" "$g1" "$3"
 	else
-		[ "$g1" -gt "$3" ] || fail "protected $5: no $2 grant ($3 -> $g1)"
-		echo "ok: protected $5: $((g1 - $3)) $2 grants"
+		[ "$g1" -gt "$3" ] || fail "protected $5: no $2 access ($3 -> $g1)"
+		echo "ok: protected $5: $((g1 - $3)) $2 grants and bracket openings"
 	fi
 	expect_eq "no stray recorded ($1 $5)" "$(last_seq)" "$4"
 }
@@ -46,7 +47,7 @@ readback() {
 
 for prot in off on; do
 	[ $prot = on ] && { pkstool enable "$blk" >/dev/null || fail "enable"; }
-	seq0=$(last_seq) g0=$(rule_grants pmem-driver)
+	seq0=$(last_seq) g0=$(owner_access pmem-driver)
 	expect_eq "buffered read-back ($prot)" "$(readback)" "$want"
 	expect_counted $prot pmem-driver "$g0" "$seq0" "read-back"
 done
@@ -66,7 +67,7 @@ for prot in off on; do
 		break
 	fi
 	[ $prot = on ] && { pkstool enable "$blk" >/dev/null || fail "enable"; }
-	seq0=$(last_seq) g0=$(rule_grants dax-layer)
+	seq0=$(last_seq) g0=$(owner_access dax-layer)
 	xfs_io -c "funshare 0 16m" -c fsync /mnt/b || fail "funshare ($prot)"
 	expect_eq "unshared data ($prot)" "$(md5sum < /mnt/b)" "$want"
 	expect_eq "source data ($prot)" "$(md5sum < /mnt/a)" "$want"

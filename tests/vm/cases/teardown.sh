@@ -112,9 +112,10 @@ wait_blk() {
 		sleep 0.1
 	done
 }
-# grants RULE: the driver's count of accesses RULE let through
+# grants RULE: the driver's count of accesses RULE's owner was let
+# through, granted or in its copy brackets
 grants() {
-	rule_grants "$1"
+	owner_access "$1"
 }
 
 # nd_pmem unloaded and loaded again.

@@ -11,7 +11,7 @@
  *
  * /dev/pks is readable by everyone (mode 0644): anyone may open it and
  * read state (PKS_IOC_GET_INFO, _LIST, _FAULTS, _GRANTS, _ACCOUNTING,
- * _HOLDERS, poll()). Changing anything and touching namespace memory
+ * _HOLDERS, _BRACKETS, poll()). Changing anything and touching namespace memory
  * (_PROTECT, _UNPROTECT, _SET_MODE, _COPY) needs CAP_SYS_ADMIN and a file
  * opened for writing (-EPERM otherwise). Physical addresses in _LIST are
  * 0 unless the opener had CAP_SYS_ADMIN, and kernel addresses in fault
@@ -567,5 +567,60 @@ struct pks_holders {
  * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
  */
 #define PKS_IOC_HOLDERS		_IOWR(PKS_IOC_MAGIC, 0x0b, struct pks_holders)
+
+/*
+ * The owner's copy brackets (ownercopy.c): functions of the dax core and
+ * the pmem driver that run with a protected namespace's key open, so that
+ * its owner's copies take no fault.
+ */
+#define PKS_BRACKET_MAX		8
+#define PKS_FUNC_LEN		32
+
+/**
+ * struct pks_bracket_info - one bracketed function
+ * @function: its name
+ * @owner: whose code it is, named as the rules name it (dax-layer,
+ *	pmem-driver)
+ * @placed: 1 while its probe is placed (a namespace is protected and the
+ *	function exists on this kernel, its module loaded)
+ * @rsvd: zero
+ * @opens: calls that opened a namespace's key
+ * @missed: calls that found no free return instance since it was last
+ *	placed: not bracketed, judged at the fault
+ */
+struct pks_bracket_info {
+	char function[PKS_FUNC_LEN];
+	char owner[PKS_NAME_LEN];
+	__u32 placed;
+	__u32 rsvd;
+	__u64 opens;
+	__u64 missed;
+};
+
+/**
+ * struct pks_brackets - the owner's copy brackets, PKS_IOC_BRACKETS
+ * @size: in: sizeof(struct pks_brackets)
+ * @nr: out: entries used in @brackets
+ * @flags: out: PKS_BRACKETS_F_* flags
+ * @rsvd: zero
+ * @brackets: out: one per function
+ */
+struct pks_brackets {
+	__u32 size;
+	__u32 nr;
+	__u32 flags;
+	__u32 rsvd;
+	struct pks_bracket_info brackets[PKS_BRACKET_MAX];
+};
+
+#define PKS_BRACKETS_F_ON	(1u << 0)	/* not turned off (tests) */
+/* The counts are filled in: as for struct pks_grants, root only. */
+#define PKS_BRACKETS_F_COUNTS	(1u << 1)
+
+/*
+ * PKS_IOC_BRACKETS: fill struct pks_brackets.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ */
+#define PKS_IOC_BRACKETS	_IOWR(PKS_IOC_MAGIC, 0x0c, struct pks_brackets)
 
 #endif /* _UAPI_LINUX_PKS_H */

@@ -260,4 +260,12 @@ enum pks_bench_figure {
  */
 #define PKS_TEST_IOC_BENCH	_IOWR(PKS_IOC_MAGIC, 0x43, struct pks_bench)
 
+/*
+ * PKS_TEST_IOC_BRACKETS: turn pks.ko's owner's copy brackets on (argument
+ * 1) or off (0), for the control run of the ownercopy case: with them off,
+ * the owner's accesses fault and are judged by the rules again.
+ * Return 0, or -EINVAL for any other value.
+ */
+#define PKS_TEST_IOC_BRACKETS	_IO(PKS_IOC_MAGIC, 0x44)
+
 #endif /* _UAPI_LINUX_PKS_TEST_H */

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Owner's copy brackets: the namespace's own copy functions run with its
+ * key open, so that the ordinary I/O of a protected fsdax namespace takes
+ * no protection-key fault at all.
+ *
+ * Upstream's PKS series opened the key where the owner's code copies: the
+ * dax core and the pmem driver. A module cannot edit them, but it can wrap
+ * the functions that do the copying with a kretprobe (at function entry,
+ * so ftrace-based, and the same API on 6.1 and 6.12): the entry handler
+ * opens the key for the running task, the return handler closes it. The
+ * functions bracketed are the copies themselves, not their callers, so
+ * that no file-system code runs inside a bracket:
+ *
+ * - drivers/dax/super.c: dax_copy_from_iter(), dax_copy_to_iter(),
+ *   dax_zero_page_range(), dax_recovery_write(): fsdax file data, written,
+ *   read, zeroed, or written over poison. The copies take the kernel
+ *   address (third argument) that dax_direct_access() gave, which is
+ *   looked up in the protected ranges; the zeroing takes the dax_device,
+ *   matched with the protected fsdax namespace's.
+ * - nd_pmem: pmem_submit_bio() (every kernel) and pmem_rw_page() (where it
+ *   still exists, 6.1): the namespace's block I/O (journals, metadata,
+ *   buffered reads of the block device), matched by its gendisk.
+ *
+ * A call that touches no protected namespace keeps no return instance
+ * (the entry handler returns non-zero), so it costs one lockless lookup.
+ *
+ * What stays with the fault rule (legit.c): accesses in interrupt context
+ * (the brackets act in task context only), fs/dax.c's own copies (CoW and
+ * unshare, partial-page zeroing), the rest of a bracket after the task was
+ * switched out (the switch ends it, as it ends a grant), a call that found
+ * no free return instance, and everything else on a stock kernel that
+ * reaches the pages (held-page rule).
+ *
+ * The rights are the task level's (boundary.c): an interrupt taken inside
+ * a bracket runs with the default and gives them back on its way out; a
+ * switch-out ends them through legit.c's grant notifier; so does a return
+ * to user space, which a bracket never spans. Code the owner calls inside
+ * its function runs with the key open too (a bio's end_io under
+ * pmem_submit_bio()): the same caveat as the dax-layer and pmem-driver
+ * rules' frames.
+ *
+ * The brackets are placed only while a namespace is protected (protect.c),
+ * so that with nothing protected unrelated I/O runs no driver code.
+ */
+#include "pks_internal.h"
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/cpumask.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+
+/* What the bracketed function's first arguments tell about its target. */
+enum pks_bracket_arg {
+	PKS_BRACKET_ADDR,	/* a kernel address, third argument */
+	PKS_BRACKET_DAX_DEV,	/* a struct dax_device *, first argument */
+	PKS_BRACKET_BIO,	/* a struct bio *, first argument */
+	PKS_BRACKET_BDEV,	/* a struct block_device *, first argument */
+};
+
+/**
+ * struct pks_bracket - one bracketed function
+ * @rp: its kretprobe
+ * @owner: whose code it is, as the fault rules name the owner
+ * @arg: how to find the namespace it works on
+ * @placed: @rp is registered
+ */
+struct pks_bracket {
+	struct kretprobe rp;
+	const char *owner;
+	enum pks_bracket_arg arg;
+	bool placed;
+};
+
+/**
+ * struct pks_bracket_call - one call inside a bracket, kept in ri->data
+ * @key: the key it opened
+ * @prev: the task level's bits for @key before
+ * @cpu: the CPU it was opened on
+ * @switches: the task's context switches then
+ */
+struct pks_bracket_call {
+	int key;
+	u32 prev;
+	unsigned int cpu;
+	unsigned long switches;
+};
+
+static int pks_bracket_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs);
+static int pks_bracket_return(struct kretprobe_instance *ri,
+			      struct pt_regs *regs);
+
+#define PKS_BRACKET(fn, who, how)					\
+	{								\
+		.rp = {							\
+			.kp.symbol_name = fn,				\
+			.entry_handler = pks_bracket_entry,		\
+			.handler = pks_bracket_return,			\
+			.data_size = sizeof(struct pks_bracket_call),	\
+		},							\
+		.owner = who,						\
+		.arg = how,						\
+	}
+
+static struct pks_bracket pks_brackets[] = {
+	PKS_BRACKET("dax_copy_from_iter", "dax-layer", PKS_BRACKET_ADDR),
+	PKS_BRACKET("dax_copy_to_iter", "dax-layer", PKS_BRACKET_ADDR),
+	PKS_BRACKET("dax_zero_page_range", "dax-layer", PKS_BRACKET_DAX_DEV),
+	PKS_BRACKET("dax_recovery_write", "dax-layer", PKS_BRACKET_DAX_DEV),
+	PKS_BRACKET("pmem_submit_bio", "pmem-driver", PKS_BRACKET_BIO),
+	PKS_BRACKET("pmem_rw_page", "pmem-driver", PKS_BRACKET_BDEV),
+};
+
+#define PKS_BRACKETS	ARRAY_SIZE(pks_brackets)
+
+/* Calls that opened a key, per CPU and bracket. */
+struct pks_bracket_opens {
+	u64 n[PKS_BRACKET_MAX];
+};
+
+static DEFINE_PER_CPU(struct pks_bracket_opens, pks_bracket_opens);
+/* Only the control of the ownercopy test turns them off (pks_testing.h). */
+static bool pks_brackets_on = true;
+static unsigned int pks_brackets_placed;
+
+/* The key of the protected namespace the call works on, or -1; RCU. */
+static int pks_bracket_key(const struct pks_bracket *b, struct pt_regs *regs)
+{
+	unsigned long a = regs_get_kernel_argument(regs, 0);
+	struct pks_prot *p = NULL;
+
+	switch (b->arg) {
+	case PKS_BRACKET_ADDR:
+		a = regs_get_kernel_argument(regs, 2);
+		if (virt_addr_valid(a))
+			p = pks_prot_holding(__pa(a), 1);
+		break;
+	case PKS_BRACKET_DAX_DEV:
+		p = pks_prot_of_owner((void *)a, NULL);
+		break;
+	case PKS_BRACKET_BIO:
+		p = pks_prot_of_owner(NULL,
+				      ((struct bio *)a)->bi_bdev->bd_disk);
+		break;
+	case PKS_BRACKET_BDEV:
+		p = pks_prot_of_owner(NULL,
+				      ((struct block_device *)a)->bd_disk);
+		break;
+	}
+	return p ? p->key : -1;
+}
+
+static int pks_bracket_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct pks_bracket *b = container_of(get_kretprobe(ri),
+					     struct pks_bracket, rp);
+	struct pks_bracket_call *c = (void *)ri->data;
+	unsigned long flags;
+	int key;
+
+	/*
+	 * Task context only: an interrupt's rights end at its handler's
+	 * exit, which this bracket cannot see; there the fault rule judges.
+	 */
+	if (!in_task() || !READ_ONCE(pks_brackets_on))
+		return 1;
+	local_irq_save(flags);
+	/*
+	 * The key is opened inside the read-side section that found it: a
+	 * release waits for it (synchronize_rcu()) before freeing the key,
+	 * and the free closes the key at every level on every CPU.
+	 */
+	rcu_read_lock();
+	key = pks_bracket_key(b, regs);
+	if (key >= 0) {
+		c->key = key;
+		c->prev = pks_key_bits(key, pks_level_pkrs(PKS_LEVEL_TASK));
+		c->cpu = smp_processor_id();
+		c->switches = current->nvcsw + current->nivcsw;
+		/*
+		 * The stock kernel does not carry PKRS across a switch: the
+		 * grant notifier resets the task level as the task leaves
+		 * the CPU (and as it returns to user space). It is on while
+		 * anything is protected, as the brackets are.
+		 */
+		pks_grant_hold_task();
+		pks_level_set_key(PKS_LEVEL_TASK, key, 0);
+		pks_set_key_bits(key, 0);
+		this_cpu_inc(pks_bracket_opens.n[b - pks_brackets]);
+	}
+	rcu_read_unlock();
+	local_irq_restore(flags);
+	return key < 0;
+}
+
+static int pks_bracket_return(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct pks_bracket_call *c = (void *)ri->data;
+	unsigned long flags;
+	u32 bits;
+
+	local_irq_save(flags);
+	if (c->cpu == smp_processor_id() &&
+	    c->switches == current->nvcsw + current->nivcsw) {
+		/* Never left the CPU: the task level gets its bits back. */
+		bits = c->prev;
+		pks_level_set_key(PKS_LEVEL_TASK, c->key, bits);
+	} else {
+		/*
+		 * Switched out inside the call, perhaps to another CPU: the
+		 * switch ended the bracket and the task level now holds the
+		 * task's own windows (task.c loaded them at switch-in), so
+		 * it is left alone and the register follows it. That also
+		 * ends a grant the rule gave after the switch, which is safe:
+		 * a further access faults and is judged again.
+		 */
+		bits = pks_key_bits(c->key, pks_level_pkrs(PKS_LEVEL_TASK));
+	}
+	pks_set_key_bits(c->key, bits);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/*
+ * Place the brackets whose function exists now; pks_lock held. Called at
+ * each protection: nd_pmem may have come since the first (device-dax
+ * alone needs no nd_pmem), or gone and come back, which leaves a probe on
+ * it gone. A function that is missing (inlined, or its module not
+ * loaded) is skipped: its accesses fault and the rule judges them.
+ */
+void pks_brackets_place(void)
+{
+	unsigned int max = max(64U, 4 * num_possible_cpus());
+	unsigned int i;
+	int rc;
+
+	BUILD_BUG_ON(PKS_BRACKETS > PKS_BRACKET_MAX);
+	lockdep_assert_held(&pks_lock);
+	for (i = 0; i < PKS_BRACKETS; i++) {
+		struct pks_bracket *b = &pks_brackets[i];
+
+		if (b->placed && !kprobe_gone(&b->rp.kp))
+			continue;
+		if (b->placed) {
+			unregister_kretprobe(&b->rp);
+			b->placed = false;
+			pks_brackets_placed--;
+			pks_acct_add(PKS_ACCT_PROBES, -1);
+		}
+		/*
+		 * A call that finds no free instance is not bracketed: its
+		 * accesses fault and are judged by the rule, which is safe.
+		 * Sleeping calls (a copy that faults on the user buffer)
+		 * hold theirs, hence more than one per CPU.
+		 */
+		b->rp.maxactive = max;
+		b->rp.kp.addr = NULL;
+		b->rp.kp.flags = 0;
+		rc = register_kretprobe(&b->rp);
+		if (rc) {
+			pr_info("no bracket on %s (%d): its accesses are judged at the fault\n",
+				b->rp.kp.symbol_name, rc);
+			continue;
+		}
+		b->placed = true;
+		pks_brackets_placed++;
+		pks_acct_add(PKS_ACCT_PROBES, 1);
+	}
+}
+
+/* The last namespace was released: nothing left to bracket. */
+void pks_brackets_remove(void)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&pks_lock);
+	for (i = 0; i < PKS_BRACKETS; i++) {
+		struct pks_bracket *b = &pks_brackets[i];
+
+		if (!b->placed)
+			continue;
+		/*
+		 * A call still inside keeps its key until it returns without
+		 * the handler, switches out or returns to user space; the
+		 * release that follows frees the key, which closes it at
+		 * every level on every CPU.
+		 */
+		unregister_kretprobe(&b->rp);
+		b->placed = false;
+		pks_acct_add(PKS_ACCT_PROBES, -1);
+	}
+	pks_brackets_placed = 0;
+}
+
+/* With @counts false (an unprivileged caller), names and placement only. */
+void pks_brackets_fill(struct pks_brackets *out, bool counts)
+{
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&pks_lock);
+	out->nr = PKS_BRACKETS;
+	out->flags = READ_ONCE(pks_brackets_on) ? PKS_BRACKETS_F_ON : 0;
+	if (counts)
+		out->flags |= PKS_BRACKETS_F_COUNTS;
+	for (i = 0; i < PKS_BRACKETS; i++) {
+		struct pks_bracket_info *bi = &out->brackets[i];
+		struct pks_bracket *b = &pks_brackets[i];
+
+		memset(bi, 0, sizeof(*bi));
+		strscpy(bi->function, b->rp.kp.symbol_name,
+			sizeof(bi->function));
+		strscpy(bi->owner, b->owner, sizeof(bi->owner));
+		bi->placed = b->placed && !kprobe_gone(&b->rp.kp);
+		if (!counts)
+			continue;
+		for_each_possible_cpu(cpu)
+			bi->opens += per_cpu(pks_bracket_opens.n[i], cpu);
+		bi->missed = b->rp.nmissed;
+	}
+	mutex_unlock(&pks_lock);
+}
+
+/* The control of the ownercopy test: every access faults again. */
+void pks_brackets_enable(bool on)
+{
+	WRITE_ONCE(pks_brackets_on, on);
+}
+EXPORT_SYMBOL_NS_GPL(pks_brackets_enable, PKS_TEST);
