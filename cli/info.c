@@ -108,6 +108,9 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 			       loaded && pks_fault_hook_active(ctx)));
 	json_object_object_add(jdrv, "fault_log", json_object_new_boolean(
 			       loaded && pks_fault_log_active(ctx)));
+	json_object_object_add(jdrv, "fault_hooks_pinned",
+			       json_object_new_boolean(loaded &&
+					pks_fault_hooks_pinned(ctx)));
 	json_object_object_add(jinfo, "driver", jdrv);
 	if (loaded) {
 		pks_cpu_foreach(ctx, cpu)
@@ -144,6 +147,9 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	printf("fault hook: %s\n", pks_fault_hook_active(ctx) ? "yes" : "no");
 	printf("fault log: %s\n", pks_fault_log_active(ctx) ? "yes" :
 	       "no (fault capture is off: namespaces cannot be protected)");
+	printf("fault hooks: %s\n", pks_fault_hooks_pinned(ctx) ?
+	       "ftrace (pinned: ftrace_enabled=0 refused, kprobes/enabled does not apply)" :
+	       "none");
 	pks_cpu_foreach(ctx, cpu) {
 		if (!pks_cpu_is_online(cpu)) {
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));

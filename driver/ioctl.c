@@ -73,6 +73,8 @@ static long pks_ioctl_get_info(struct file *file, void __user *argp)
 		info->flags |= PKS_INFO_F_FAULT_HOOK;
 	if (pks_faults_logging())
 		info->flags |= PKS_INFO_F_FAULT_LOG;
+	if (pks_faults_pinned())
+		info->flags |= PKS_INFO_F_FAULT_PINNED;
 	info->default_pkrs = PKS_DEFAULT_PKRS;
 	info->nr_cpus = num_possible_cpus();
 	pks_fill_key_info(info->keys);

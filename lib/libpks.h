@@ -110,6 +110,8 @@ unsigned int pks_get_abi_version(struct pks_ctx *ctx);
 uint32_t pks_get_default_pkrs(struct pks_ctx *ctx);
 bool pks_fault_hook_active(struct pks_ctx *ctx);	/* callbacks, relaxed */
 bool pks_fault_log_active(struct pks_ctx *ctx);		/* faults recorded */
+/* The fault hooks are ftrace_ops no root knob can disarm. */
+bool pks_fault_hooks_pinned(struct pks_ctx *ctx);
 
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx);
 struct pks_key *pks_key_get_next(struct pks_key *key);

@@ -129,7 +129,7 @@ def info_doc(cpu, grants):
         "cpu_supports_pks": True,
         "driver": {"loaded": True, "device": "/dev/pks", "abi_version": 7,
                    "default_pkrs": "0x55555554", "fault_hook": True,
-                   "fault_log": True},
+                   "fault_log": True, "fault_hooks_pinned": True},
         "cpus": [cpu], "keys": [{"key": 0, "state": "reserved",
                                  "owner": "kernel"}],
         "grants": grants, "holders": [{"pid": 1, "comm": "pkstool"}],

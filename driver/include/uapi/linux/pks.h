@@ -104,6 +104,12 @@ struct pks_info {
 #define PKS_INFO_F_ENABLED	(1u << 0)	/* PKS enabled on all online CPUs */
 #define PKS_INFO_F_FAULT_HOOK	(1u << 1)	/* callbacks, relaxed mode */
 #define PKS_INFO_F_FAULT_LOG	(1u << 2)	/* faults are recorded */
+/*
+ * The fault hooks are ftrace_ops of the driver's own, pinned: kprobes'
+ * switch (debugfs kprobes/enabled) does not reach them and ftrace refuses
+ * ftrace_enabled=0 (EBUSY) while they are placed.
+ */
+#define PKS_INFO_F_FAULT_PINNED	(1u << 3)
 
 /**
  * struct pks_range - a device-dax range, as given to the driver
