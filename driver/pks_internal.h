@@ -77,6 +77,7 @@ void pks_grants_arm(void);
 void pks_grants_disarm(void);
 void pks_grants_init(void);
 void pks_grants_exit(void);
+void pks_grants_cpu_down(void);
 void pks_grants_fill(struct pks_grants *g, bool counts);
 
 /* keys.c */
