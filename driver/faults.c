@@ -274,18 +274,13 @@ bool pks_faults_pinned(void)
 	return READ_ONCE(pks_fixup_pinned);
 }
 
-/*
- * Name @i of the candidates, the plain function then its clones, in a
- * buffer of its own (ftrace_set_filter() wants it writable).
- */
-static char *pks_fixup_name(unsigned int i)
+/* Name @i of the candidates: the plain function, then its clones. */
+static const char *pks_fixup_name(unsigned int i)
 {
 	char *name = pks_fixup_names[i];
 
-	if (!i) {
-		strscpy(name, PKS_FIXUP_FN, sizeof(pks_fixup_names[i]));
-		return name;
-	}
+	if (!i)
+		return PKS_FIXUP_FN;
 	snprintf(name, sizeof(pks_fixup_names[i]), "%s.%s.%u", PKS_FIXUP_FN,
 		 pks_clone_kinds[(i - 1) / PKS_CLONES_PER_KIND],
 		 (i - 1) % PKS_CLONES_PER_KIND);
@@ -323,7 +318,7 @@ int pks_faults_init(void)
 	oops = pks_oops_init();
 	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
 		struct kprobe *kp = &pks_fixup_kps[i];
-		char *name = pks_fixup_name(i);
+		const char *name = pks_fixup_name(i);
 
 		memset(kp, 0, sizeof(*kp));
 		kp->symbol_name = name;

@@ -319,22 +319,25 @@ void pks_hook_exit(void)
 }
 
 /*
- * Hook @ops, with @func, on the function named @name (a writable copy:
- * ftrace parses it in place). SAVE_REGS for the arguments and the
+ * Hook @ops, with @func, on the function named @name. SAVE_REGS for the arguments and the
  * faulting context, IPMODIFY for pks_retry(), PERMANENT so that
  * ftrace_enabled=0 is refused while it is placed, and RECURSION so that
  * ftrace guards the call (and disables preemption) for us. The filter is
  * set first: an ops with an empty filter would trace every function.
  */
-int pks_hook_place(struct ftrace_ops *ops, ftrace_func_t func, char *name)
+int pks_hook_place(struct ftrace_ops *ops, ftrace_func_t func,
+		   const char *name)
 {
+	char buf[64];	/* ftrace parses the filter in place */
 	int rc;
 
+	if (strscpy(buf, name, sizeof(buf)) < 0)
+		return -ENAMETOOLONG;
 	memset(ops, 0, sizeof(*ops));
 	ops->func = func;
 	ops->flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
 		     FTRACE_OPS_FL_PERMANENT | FTRACE_OPS_FL_RECURSION;
-	rc = ftrace_set_filter(ops, name, strlen(name), 1);
+	rc = ftrace_set_filter(ops, buf, strlen(buf), 1);
 	if (rc)
 		return rc;
 	rc = register_ftrace_function(ops);
@@ -380,7 +383,6 @@ void pks_hooks_gone(void)
 }
 
 static struct ftrace_ops pks_oops_ops;
-static char pks_oops_fn[] = "page_fault_oops";
 
 static void notrace pks_oops_hook(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op,
@@ -410,7 +412,7 @@ bool pks_oops_init(void)
 		return false;
 	}
 	pks_die_registered = true;
-	rc = pks_hook_place(&pks_oops_ops, pks_oops_hook, pks_oops_fn);
+	rc = pks_hook_place(&pks_oops_ops, pks_oops_hook, "page_fault_oops");
 	if (rc)
 		pr_warn("cannot hook page_fault_oops (%d): fault callbacks and relaxed mode are off\n",
 			rc);

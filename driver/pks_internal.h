@@ -172,7 +172,7 @@ int pks_hook_place(struct ftrace_ops *ops,
 		   void (*func)(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
 				struct ftrace_regs *fregs),
-		   char *name);
+		   const char *name);
 void pks_hook_remove(struct ftrace_ops *ops);
 void pks_hooks_gone(void);
 bool pks_oops_init(void);

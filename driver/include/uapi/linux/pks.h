@@ -437,7 +437,7 @@ struct pks_grants {
 	___PKS_A(KEYS, "keys"),			/* allocated, by anyone */ \
 	___PKS_A(TASK_STATES, "task_states"),	/* per-task access */	\
 	___PKS_A(GRANT_STATES, "grant_states"),	/* tasks holding a grant */ \
-	___PKS_A(PROBES, "probes"),		/* kprobes placed */	\
+	___PKS_A(PROBES, "probes"),		/* hooks placed */	\
 	___PKS_A(NR, "")						\
 }
 
