@@ -27,8 +27,8 @@
 #include <linux/ftrace.h>
 #include <linux/kdebug.h>
 #include <linux/module.h>
-#include <linux/rcupdate.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <asm/debugreg.h>
 #include <asm/ptrace.h>
@@ -293,10 +293,11 @@ static struct notifier_block pks_die_nb = {
 
 /*
  * One hook at a time per CPU and context level (task, softirq, hardirq,
- * NMI), as kprobes allowed one handler: a fault inside a hook (a key
- * owner's callback that faults) is left to the kernel, and a hook's
- * per-CPU state (faults.c's scratch slot, the step) is never entered
- * twice. An interrupt's fault has a level, and a slot, of its own.
+ * NMI), as kprobes ran one handler at a time: a fault inside a hook (a
+ * key owner's callback that faults) is left to the kernel, and faults.c's
+ * scratch slot is never entered twice. The fault path runs with
+ * interrupts off, so only an NMI's fault can come in between: it has a
+ * level and a slot of its own, and is neither granted nor stepped.
  * ftrace runs the hooks with preemption off (FTRACE_OPS_FL_RECURSION).
  */
 static DEFINE_PER_CPU(bool, pks_hook_busy[4]);
@@ -319,11 +320,12 @@ void pks_hook_exit(void)
 }
 
 /*
- * Hook @ops, with @func, on the function named @name. SAVE_REGS for the arguments and the
- * faulting context, IPMODIFY for pks_retry(), PERMANENT so that
- * ftrace_enabled=0 is refused while it is placed, and RECURSION so that
- * ftrace guards the call (and disables preemption) for us. The filter is
- * set first: an ops with an empty filter would trace every function.
+ * Hook @ops, with @func, on the function named @name. SAVE_REGS for the
+ * arguments and the faulting context, IPMODIFY for pks_retry(), PERMANENT
+ * so that ftrace_enabled=0 is refused while it is placed, and RECURSION
+ * so that ftrace guards the call (and disables preemption) for us; the
+ * same flags on 6.1 and 6.12. The filter is set first: an ops with an
+ * empty filter would trace every function.
  */
 int pks_hook_place(struct ftrace_ops *ops, ftrace_func_t func,
 		   const char *name)
