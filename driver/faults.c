@@ -322,7 +322,7 @@ int pks_faults_init(void)
 
 		memset(kp, 0, sizeof(*kp));
 		kp->symbol_name = name;
-		/* Most candidates do not exist: -EINVAL from the filter. */
+		/* Most candidates do not exist: -ENOENT. */
 		pks_fixup_placed[i] = !pks_hook_place(&pks_fixup_ops[i],
 						      pks_fixup_hook, name);
 		pks_acct_add(PKS_ACCT_PROBES, pks_fixup_placed[i]);

@@ -26,6 +26,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/kdebug.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
@@ -320,6 +321,29 @@ void pks_hook_exit(void)
 }
 
 /*
+ * The address of the function named @name, or 0. kallsyms_lookup_name()
+ * is not exported, and ftrace_set_filter() by name decodes the name of
+ * every traceable function once per call: seconds each under TCG, and
+ * the fixup hook tries nine names. kprobes look a name up directly; a
+ * probe registered disabled is never armed, so nothing is patched, and
+ * the kprobes switch does not matter here.
+ */
+static unsigned long pks_symbol_addr(const char *name)
+{
+	struct kprobe kp = {
+		.symbol_name = name,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	unsigned long addr;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+/*
  * Hook @ops, with @func, on the function named @name. SAVE_REGS for the
  * arguments and the faulting context, IPMODIFY for pks_retry(), PERMANENT
  * so that ftrace_enabled=0 is refused while it is placed, and RECURSION
@@ -330,16 +354,17 @@ void pks_hook_exit(void)
 int pks_hook_place(struct ftrace_ops *ops, ftrace_func_t func,
 		   const char *name)
 {
-	char buf[64];	/* ftrace parses the filter in place */
+	unsigned long addr = pks_symbol_addr(name);
 	int rc;
 
-	if (strscpy(buf, name, sizeof(buf)) < 0)
-		return -ENAMETOOLONG;
+	if (!addr)
+		return -ENOENT;
 	memset(ops, 0, sizeof(*ops));
 	ops->func = func;
 	ops->flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
 		     FTRACE_OPS_FL_PERMANENT | FTRACE_OPS_FL_RECURSION;
-	rc = ftrace_set_filter(ops, buf, strlen(buf), 1);
+	/* A function's start, or past its ENDBR: ftrace finds its call. */
+	rc = ftrace_set_filter_ip(ops, addr, 0, 1);
 	if (rc)
 		return rc;
 	rc = register_ftrace_function(ops);
