@@ -112,6 +112,9 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 			       json_object_new_string(
 				       pks_stock_pk_warn_silenced(ctx) ?
 				       "silenced" : "active") : NULL);
+	json_object_object_add(jdrv, "fault_hooks_pinned",
+			       json_object_new_boolean(loaded &&
+					pks_fault_hooks_pinned(ctx)));
 	json_object_object_add(jinfo, "driver", jdrv);
 	if (loaded) {
 		pks_cpu_foreach(ctx, cpu)
@@ -151,6 +154,9 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	printf("stock pk warn: %s\n", pks_stock_pk_warn_silenced(ctx) ?
 	       "silenced" :
 	       "active (the first protection-key fault of a boot WARNs and taints the kernel)");
+	printf("fault hooks: %s\n", pks_fault_hooks_pinned(ctx) ?
+	       "ftrace (pinned: ftrace_enabled=0 refused, kprobes/enabled does not apply)" :
+	       "none");
 	pks_cpu_foreach(ctx, cpu) {
 		if (!pks_cpu_is_online(cpu)) {
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));

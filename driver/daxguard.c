@@ -13,6 +13,13 @@
  * itself once its private pointer is set) instead. The probe is placed
  * at load and again before each protection, as device_dax may load or
  * reload after pks.ko.
+ *
+ * This one stays a kprobe, unlike the fault hooks (oops.c): it guards a
+ * stock-kernel bug that has nothing to do with the keyed direct map, and
+ * an administrator who switches kprobes off (debugfs kprobes/enabled)
+ * gets the stock kernel's behaviour back, no worse. It is re-placed when
+ * device_dax comes back, which kprobes tell us (kprobe_gone()) and an
+ * ftrace filter would not.
  */
 #include "pks_internal.h"
 
@@ -21,6 +28,7 @@
 #include <linux/ratelimit.h>
 
 static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs);
+static bool pks_dax_guard_remove(void);
 
 static struct kprobe pks_dax_mmap_kp = {
 	.symbol_name = "dax_mmap",
@@ -57,7 +65,8 @@ void pks_dax_guard_arm(void)
 	lockdep_assert_held(&pks_lock);
 	if (pks_dax_mmap_placed && !kprobe_gone(&pks_dax_mmap_kp))
 		return;
-	pks_dax_guard_exit();
+	/* Our text stays: no need to wait for tasks in it here. */
+	pks_dax_guard_remove();
 	/* register_kprobe() wants only the name, and clean flags. */
 	pks_dax_mmap_kp.addr = NULL;
 	pks_dax_mmap_kp.flags = 0;
@@ -67,11 +76,24 @@ void pks_dax_guard_arm(void)
 	pks_acct_add(PKS_ACCT_PROBES, 1);
 }
 
-void pks_dax_guard_exit(void)
+static bool pks_dax_guard_remove(void)
 {
 	if (!pks_dax_mmap_placed)
-		return;
+		return false;
 	unregister_kprobe(&pks_dax_mmap_kp);
 	pks_acct_add(PKS_ACCT_PROBES, -1);
 	pks_dax_mmap_placed = false;
+	return true;
+}
+
+/*
+ * At unload. The probe sends tasks into pks_dax_mmap_refused(), in this
+ * module's text and with preemption on: unregister_kprobe() waits for
+ * handlers only, so wait for every such task to have left it too
+ * (pks_hooks_gone()) before the text can go.
+ */
+void pks_dax_guard_exit(void)
+{
+	if (pks_dax_guard_remove())
+		pks_hooks_gone();
 }

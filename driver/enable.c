@@ -206,6 +206,10 @@ static int pks_cpu_online(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Runs on the CPU going down: CPUHP_AP_ONLINE_DYN is an AP state, whose
+ * teardown runs in that CPU's own hotplug thread.
+ */
 static int pks_cpu_offline(unsigned int cpu)
 {
 	struct pks_cpu_state *st = this_cpu_ptr(&pks_cpu);
@@ -218,6 +222,8 @@ static int pks_cpu_offline(unsigned int cpu)
 	 * copy for rights (a zero would read as every key open).
 	 */
 	local_irq_save(flags);
+	/* Before the module can go: no notifier of ours left on this CPU. */
+	pks_grants_cpu_down();
 	wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
 	st->pkrs = PKS_DEFAULT_PKRS;
 	cr4_update_irqsoff(0, X86_CR4_PKS);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fault capture. The stock kernel has no hook for protection-key faults in
- * kernel mode, so two kprobes stand in:
+ * kernel mode, so two hooks on its fault path stand in, ftrace_ops of this
+ * driver's own (oops.c says why not kprobes):
  *
  * - kernelmode_fixup_or_oops() sees every kernel fault that reaches the
  *   bad-area path, including those a fault-safe accessor will fix up. A
@@ -17,6 +18,7 @@
 #include "pks_internal.h"
 
 #include <linux/delay.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -33,7 +35,7 @@
 #include <asm/trap_pf.h>
 
 /*
- * An administrator who wants no kprobes on the kernel's fault path can
+ * An administrator who wants no hooks on the kernel's fault path can
  * load the module without them. Keys and guards still work, but nothing
  * is recorded and nothing can be granted to the kernel's own accesses,
  * so namespaces cannot be protected: info and monitor say so.
@@ -122,6 +124,12 @@ u64 pks_fault_probe_hits(void)
 static const char * const pks_clone_kinds[] = { "constprop", "isra" };
 #define PKS_FIXUP_NAMES	(1 + ARRAY_SIZE(pks_clone_kinds) * PKS_CLONES_PER_KIND)
 
+/*
+ * One ftrace_ops per candidate, so that the hook knows which copy it is
+ * in. pks_fixup_pre() was a kprobe handler and still tells the copies
+ * apart by a per-copy struct kprobe: never registered, only a name tag.
+ */
+static struct ftrace_ops pks_fixup_ops[PKS_FIXUP_NAMES];
 static struct kprobe pks_fixup_kps[PKS_FIXUP_NAMES];
 /* A call of this probe's function had the address CR2 held in dx. */
 static bool pks_fixup_checked[PKS_FIXUP_NAMES];
@@ -242,6 +250,29 @@ retry:
 
 static char pks_fixup_names[PKS_FIXUP_NAMES][48];
 static bool pks_fixup_placed[PKS_FIXUP_NAMES];
+static bool pks_fixup_pinned;
+
+/* The ftrace callback: pks_fixup_pre() as the kprobe handler it was. */
+static void notrace pks_fixup_hook(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op,
+				   struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (!regs || !pks_hook_enter())
+		return;
+	pks_fixup_pre(&pks_fixup_kps[op - pks_fixup_ops], regs);
+	pks_hook_exit();
+}
+
+/*
+ * Whether the fault hooks are placed where no root knob but unloading
+ * takes them out (info's PKS_INFO_F_FAULT_PINNED).
+ */
+bool pks_faults_pinned(void)
+{
+	return READ_ONCE(pks_fixup_pinned);
+}
 
 /* Name @i of the candidates: the plain function, then its clones. */
 static const char *pks_fixup_name(unsigned int i)
@@ -287,19 +318,23 @@ int pks_faults_init(void)
 	oops = pks_oops_init();
 	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
 		struct kprobe *kp = &pks_fixup_kps[i];
+		const char *name = pks_fixup_name(i);
 
 		memset(kp, 0, sizeof(*kp));
-		kp->symbol_name = pks_fixup_name(i);
-		kp->pre_handler = pks_fixup_pre;
-		pks_fixup_placed[i] = !register_kprobe(kp);
+		kp->symbol_name = name;
+		/* Most candidates do not exist: -ENOENT. */
+		pks_fixup_placed[i] = !pks_hook_place(&pks_fixup_ops[i],
+						      pks_fixup_hook, name);
 		pks_acct_add(PKS_ACCT_PROBES, pks_fixup_placed[i]);
 		if (pks_fixup_placed[i])
-			pr_info("fault log hooked at %s\n", kp->symbol_name);
+			pr_info("fault log hooked at %s (ftrace, pinned)\n",
+				kp->symbol_name);
 		logging |= pks_fixup_placed[i];
 	}
 	pks_log_set_capture(oops, logging);
+	WRITE_ONCE(pks_fixup_pinned, logging);
 	if (!logging)
-		pr_warn("cannot probe kernelmode_fixup_or_oops: faults are not logged\n");
+		pr_warn("cannot hook kernelmode_fixup_or_oops: faults are not logged\n");
 	else
 		pks_fixup_check();
 	return 0;
@@ -309,14 +344,21 @@ void pks_faults_exit(void)
 {
 	size_t i;
 
+	WRITE_ONCE(pks_fixup_pinned, false);
 	for (i = 0; i < ARRAY_SIZE(pks_fixup_kps); i++) {
 		if (!pks_fixup_placed[i])
 			continue;
-		unregister_kprobe(&pks_fixup_kps[i]);
+		pks_hook_remove(&pks_fixup_ops[i]);
 		pks_acct_add(PKS_ACCT_PROBES, -1);
 	}
 	memset(pks_fixup_placed, 0, sizeof(pks_fixup_placed));
 	memset(pks_fixup_checked, 0, sizeof(pks_fixup_checked));
 	pks_oops_exit();
+	/*
+	 * Both hooks point tasks at pks_fault_handled() (pks_retry()): no
+	 * task may still be in it when the text goes.
+	 */
+	if (fault_capture)
+		pks_hooks_gone();
 	pks_log_set_capture(false, false);
 }

@@ -75,6 +75,8 @@ static long pks_ioctl_get_info(struct file *file, void __user *argp)
 		info->flags |= PKS_INFO_F_FAULT_LOG;
 	if (pks_pk_warn_silenced())
 		info->flags |= PKS_INFO_F_PK_WARN_SILENCED;
+	if (pks_faults_pinned())
+		info->flags |= PKS_INFO_F_FAULT_PINNED;
 	info->default_pkrs = PKS_DEFAULT_PKRS;
 	info->nr_cpus = num_possible_cpus();
 	pks_fill_key_info(info->keys);

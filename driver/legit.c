@@ -34,6 +34,7 @@
 #include "pks_internal.h"
 
 #include <linux/atomic.h>
+#include <linux/cpu.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -345,15 +346,56 @@ static void pks_grant_drop_local(void *unused)
 }
 
 /*
+ * From enable.c's CPU teardown, on the CPU going down, interrupts off,
+ * just before it clears CR4.PKS there. The user-return notifier is on a
+ * list of this CPU's own, left registered when the task that held the
+ * grant switched out before returning to user space (the next task to
+ * return to user space here fires it). Left on the list of a CPU that
+ * goes offline, nothing fires it there; pks_grants_exit() would not
+ * reach it either, and the CPU, back online after the module is gone,
+ * would walk into freed module memory on its first return to user
+ * space. No new grant can come here after this: grants answer
+ * protection-key faults, and with CR4.PKS clear there are none. The
+ * preempt notifier cannot be left: every task switches out of a CPU
+ * that goes down, and the switch-out ends its grant.
+ */
+void pks_grants_cpu_down(void)
+{
+	pks_grant_drop_local(NULL);
+}
+
+/*
  * At unload, after every range is released (no access can need a grant
- * any more): no new grant, and none left registered on any task.
+ * any more): no new grant, and none left registered on any task, on any
+ * possible CPU.
  */
 void pks_grants_exit(void)
 {
+	int cpu;
+
 	WRITE_ONCE(pks_grants_on, false);
 	/* The fault path runs with interrupts off. */
 	synchronize_rcu();
+	/* No CPU comes or goes in between. */
+	cpus_read_lock();
 	on_each_cpu(pks_grant_drop_local, NULL, 1);
+	/*
+	 * An offline CPU dropped its state in its teardown
+	 * (pks_grants_cpu_down()). Should a notifier be there all the same,
+	 * nothing walks that CPU's list while it is held offline: unlink it
+	 * from here.
+	 */
+	for_each_possible_cpu(cpu) {
+		struct pks_grant_cpu *g = per_cpu_ptr(&pks_grant_cpu, cpu);
+
+		if (cpu_online(cpu) || !g->urn_on)
+			continue;
+		hlist_del(&g->urn.link);
+		g->urn_on = false;
+		pr_warn("cpu%u: a grant's return notifier was left while offline; removed\n",
+			cpu);
+	}
+	cpus_read_unlock();
 }
 
 /* With @counts false (an unprivileged caller), names and hooks only. */

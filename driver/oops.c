@@ -1,19 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The faults nothing fixed up. page_fault_oops() is probed (the stock
+ * The faults nothing fixed up. page_fault_oops() is hooked (the stock
  * kernel has no hook for protection-key faults in kernel mode): there a
  * key owner's callback may take the fault, run as an exception handler
  * with the exception API below, and a relaxed range lets the access
  * complete once: the key is opened, the faulting instruction is
  * single-stepped with interrupts off, and the debug trap that follows
- * closes the key again. The fixup probe (faults.c) steps through here too.
+ * closes the key again. The fixup hook (faults.c) steps through here too.
+ *
+ * Both fault hooks are this driver's own ftrace_ops, not kprobes, and they
+ * are placed here. While the direct map is keyed, a hook that stops
+ * running makes the next legitimate access to a protected namespace oops
+ * (an ext4-dax write did, in __memcpy_flushcache). Kprobes at a function's
+ * entry ride on ftrace, and two root knobs disarm them without telling
+ * their owners: debugfs kprobes/enabled and the ftrace_enabled sysctl. An
+ * ftrace_ops of our own is out of kprobes' reach, and FTRACE_OPS_FL_
+ * PERMANENT makes ftrace refuse ftrace_enabled=0 (EBUSY) while it is
+ * registered, as livepatch's are. If ftrace shuts itself down after it
+ * failed to patch some function (ftrace_kill()), it leaves the call sites
+ * it had patched as they are: these hooks keep running (kprobes on 6.12
+ * are told to stop, which is what made them unsafe here), but they can no
+ * longer be removed, see pks_hook_remove().
  */
 #include "pks_internal.h"
 
+#include <linux/ftrace.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <asm/debugreg.h>
 #include <asm/ptrace.h>
@@ -41,10 +57,10 @@ static DEFINE_PER_CPU(struct pks_step, pks_step);
 static bool pks_oops_registered, pks_die_registered;
 
 /*
- * A probed fault-path function is replaced by this when the fault was
- * handled: the kprobe points the saved ip here, so the function returns at
- * once (both probed functions return void) and the faulting instruction
- * retries.
+ * A hooked fault-path function is replaced by this when the fault was
+ * handled: the hook points the saved ip here (FTRACE_OPS_FL_IPMODIFY), so
+ * the function returns at once (both hooked functions return void) and
+ * the faulting instruction retries.
  */
 static noinline void pks_fault_handled(void)
 {
@@ -196,9 +212,6 @@ static bool pks_run_callback(struct pt_regs *fregs, int key,
 	return granted;
 }
 
-/* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
- *		   unsigned long address)
- */
 /* Whether @address is in a protected range in relaxed mode. */
 static bool pks_relaxed_at(unsigned long address)
 {
@@ -212,7 +225,10 @@ static bool pks_relaxed_at(unsigned long address)
 	return mode == PKS_MODE_RELAXED;
 }
 
-static int pks_oops_pre(struct kprobe *p, struct pt_regs *regs)
+/* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
+ *		   unsigned long address)
+ */
+static int pks_oops_pre(struct pt_regs *regs)
 {
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
@@ -276,14 +292,140 @@ static struct notifier_block pks_die_nb = {
 	.notifier_call = pks_die_notify,
 };
 
-static struct kprobe pks_oops_kp = {
-	.symbol_name = "page_fault_oops",
-	.pre_handler = pks_oops_pre,
-};
+/*
+ * One hook at a time per CPU and context level (task, softirq, hardirq,
+ * NMI), as kprobes ran one handler at a time: a fault inside a hook (a
+ * key owner's callback that faults) is left to the kernel, and faults.c's
+ * scratch slot is never entered twice. The fault path runs with
+ * interrupts off, so only an NMI's fault can come in between: it has a
+ * level and a slot of its own, and is neither granted nor stepped.
+ * ftrace runs the hooks with preemption off (FTRACE_OPS_FL_RECURSION).
+ */
+static DEFINE_PER_CPU(bool, pks_hook_busy[4]);
+
+bool pks_hook_enter(void)
+{
+	bool *busy = this_cpu_ptr(&pks_hook_busy[interrupt_context_level()]);
+
+	if (*busy)
+		return false;
+	*busy = true;
+	barrier();
+	return true;
+}
+
+void pks_hook_exit(void)
+{
+	barrier();
+	this_cpu_write(pks_hook_busy[interrupt_context_level()], false);
+}
 
 /*
- * Place the page_fault_oops() probe and the die notifier its single steps
- * need; returns whether the probe is placed (fault callbacks and relaxed
+ * The address of the function named @name, or 0. kallsyms_lookup_name()
+ * is not exported, and ftrace_set_filter() by name decodes the name of
+ * every traceable function once per call: seconds each under TCG, and
+ * the fixup hook tries nine names. kprobes look a name up directly; a
+ * probe registered disabled is never armed, so nothing is patched, and
+ * the kprobes switch does not matter here.
+ */
+static unsigned long pks_symbol_addr(const char *name)
+{
+	struct kprobe kp = {
+		.symbol_name = name,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	unsigned long addr;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+/*
+ * Hook @ops, with @func, on the function named @name. SAVE_REGS for the
+ * arguments and the faulting context, IPMODIFY for pks_retry(), PERMANENT
+ * so that ftrace_enabled=0 is refused while it is placed, and RECURSION
+ * so that ftrace guards the call (and disables preemption) for us; the
+ * same flags on 6.1 and 6.12. The filter is set first: an ops with an
+ * empty filter would trace every function.
+ */
+int pks_hook_place(struct ftrace_ops *ops, ftrace_func_t func,
+		   const char *name)
+{
+	unsigned long addr = pks_symbol_addr(name);
+	int rc;
+
+	if (!addr)
+		return -ENOENT;
+	memset(ops, 0, sizeof(*ops));
+	ops->func = func;
+	ops->flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+		     FTRACE_OPS_FL_PERMANENT | FTRACE_OPS_FL_RECURSION;
+	/* A function's start, or past its ENDBR: ftrace finds its call. */
+	rc = ftrace_set_filter_ip(ops, addr, 0, 1);
+	if (rc)
+		return rc;
+	rc = register_ftrace_function(ops);
+	if (rc)
+		ftrace_free_filter(ops);
+	return rc;
+}
+
+/*
+ * Remove a hook placed by pks_hook_place(). The caller then waits for
+ * pks_hooks_gone() before the module text can go.
+ *
+ * After ftrace_kill() ftrace refuses to touch any call site, so the hook
+ * cannot be taken out: the function still calls it, and freeing the
+ * module's text would leave the fault path calling freed memory. The
+ * unload then never finishes (rmmod stays asleep, the module stays in
+ * memory and its hooks keep working) instead.
+ */
+void pks_hook_remove(struct ftrace_ops *ops)
+{
+	int rc = unregister_ftrace_function(ops);
+
+	if (rc) {
+		pr_crit("cannot remove a fault hook (%d, ftrace is shut down): pks.ko stays in memory, and this unload never ends\n",
+			rc);
+		for (;;)
+			schedule_timeout_idle(MAX_SCHEDULE_TIMEOUT);
+	}
+	ftrace_free_filter(ops);
+}
+
+/*
+ * After a hook that points a task's ip into this module's text
+ * (pks_retry(), the dax guard) is removed: a task may still be on its
+ * way through that text, preempted in pks_fault_handled() say, and
+ * would resume in freed memory. Wait until every task has passed a
+ * voluntary switch, as ftrace does before it frees a trampoline
+ * (CONFIG_TASKS_RCU comes with ftrace and kprobes under preemption).
+ */
+void pks_hooks_gone(void)
+{
+	synchronize_rcu_tasks();
+}
+
+static struct ftrace_ops pks_oops_ops;
+
+static void notrace pks_oops_hook(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op,
+				  struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (!regs || !pks_hook_enter())
+		return;
+	pks_oops_pre(regs);
+	pks_hook_exit();
+}
+
+/*
+ * Place the page_fault_oops() hook and the die notifier its single steps
+ * need; returns whether the hook is placed (fault callbacks and relaxed
  * mode work).
  */
 bool pks_oops_init(void)
@@ -297,19 +439,20 @@ bool pks_oops_init(void)
 		return false;
 	}
 	pks_die_registered = true;
-	rc = register_kprobe(&pks_oops_kp);
+	rc = pks_hook_place(&pks_oops_ops, pks_oops_hook, "page_fault_oops");
 	if (rc)
-		pr_warn("cannot probe page_fault_oops (%d): fault callbacks and relaxed mode are off\n",
+		pr_warn("cannot hook page_fault_oops (%d): fault callbacks and relaxed mode are off\n",
 			rc);
 	pks_oops_registered = !rc;
 	pks_acct_add(PKS_ACCT_PROBES, pks_oops_registered);
 	return pks_oops_registered;
 }
 
+/* The caller waits with pks_hooks_gone() before the text can go. */
 void pks_oops_exit(void)
 {
 	if (pks_oops_registered) {
-		unregister_kprobe(&pks_oops_kp);
+		pks_hook_remove(&pks_oops_ops);
 		pks_acct_add(PKS_ACCT_PROBES, -1);
 	}
 	if (pks_die_registered)

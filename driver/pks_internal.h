@@ -77,6 +77,7 @@ void pks_grants_arm(void);
 void pks_grants_disarm(void);
 void pks_grants_init(void);
 void pks_grants_exit(void);
+void pks_grants_cpu_down(void);
 void pks_grants_fill(struct pks_grants *g, bool counts);
 
 /* keys.c */
@@ -169,8 +170,22 @@ int pks_faults_read(struct pks_faults *req, struct pks_fault __user *out,
 		    bool addresses);
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
 
-/* oops.c: the page_fault_oops() probe; steps for the fixup probe too. */
+/*
+ * oops.c: the page_fault_oops() hook; steps for the fixup hook too, and
+ * places both as ftrace_ops.
+ */
 struct pt_regs;
+struct ftrace_ops;
+struct ftrace_regs;
+bool pks_hook_enter(void);
+void pks_hook_exit(void);
+int pks_hook_place(struct ftrace_ops *ops,
+		   void (*func)(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op,
+				struct ftrace_regs *fregs),
+		   const char *name);
+void pks_hook_remove(struct ftrace_ops *ops);
+void pks_hooks_gone(void);
 bool pks_oops_init(void);
 void pks_oops_exit(void);
 void pks_allow_once(struct pt_regs *fregs, int key, u32 bits);
@@ -180,6 +195,7 @@ int pks_retry(struct pt_regs *regs);
 int pks_faults_init(void);
 void pks_faults_exit(void);
 u64 pks_fault_probe_hits(void);
+bool pks_faults_pinned(void);
 
 /**
  * struct pks_session - state of one open /dev/pks

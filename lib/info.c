@@ -239,6 +239,11 @@ bool pks_stock_pk_warn_silenced(struct pks_ctx *ctx)
 	return ctx->info.flags & PKS_INFO_F_PK_WARN_SILENCED;
 }
 
+bool pks_fault_hooks_pinned(struct pks_ctx *ctx)
+{
+	return ctx->info.flags & PKS_INFO_F_FAULT_PINNED;
+}
+
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx)
 {
 	return ctx->loaded ? &ctx->keys[0] : NULL;

@@ -112,6 +112,8 @@ bool pks_fault_hook_active(struct pks_ctx *ctx);	/* callbacks, relaxed */
 bool pks_fault_log_active(struct pks_ctx *ctx);		/* faults recorded */
 /* The stock kernel's protection-key fault WARN is held as reported. */
 bool pks_stock_pk_warn_silenced(struct pks_ctx *ctx);
+/* The fault hooks are ftrace_ops no root knob can disarm. */
+bool pks_fault_hooks_pinned(struct pks_ctx *ctx);
 
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx);
 struct pks_key *pks_key_get_next(struct pks_key *key);

@@ -193,6 +193,7 @@ pkstool disable dax0.0 >/dev/null
 unload_pks
 insmod /lib/modules/pks.ko fault_capture=0 || fail "insmod fault_capture=0"
 expect_eq "fault log" "$(info_json .driver.fault_log)" false
+expect_eq "fault hooks pinned" "$(info_json .driver.fault_hooks_pinned)" false
 out=$(pkstool enable dax0.0 2>&1)
 expect_eq "enable without fault capture" "$?" 1
 echo "$out" | grep -q 'fault capture is off' || fail "refusal unclear: $out"
@@ -203,6 +204,7 @@ expect_eq "monitor without fault capture" "$(head -n 1 /tmp/mon5.json | jq -r .e
 unload_pks
 load_pks
 expect_eq "fault log again" "$(info_json .driver.fault_log)" true
+expect_eq "fault hooks pinned again" "$(info_json .driver.fault_hooks_pinned)" true
 emit_json monitor lines < /tmp/mon.json
 emit_json monitor lines < /tmp/mon5.json
 exit 0

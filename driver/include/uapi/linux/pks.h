@@ -111,6 +111,11 @@ struct pks_info {
  * WARNs.
  */
 #define PKS_INFO_F_PK_WARN_SILENCED (1u << 3)
+ * The fault hooks are ftrace_ops of the driver's own, pinned: kprobes'
+ * switch (debugfs kprobes/enabled) does not reach them and ftrace refuses
+ * ftrace_enabled=0 (EBUSY) while they are placed.
+ */
+#define PKS_INFO_F_FAULT_PINNED	(1u << 4)
 
 /**
  * struct pks_range - a device-dax range, as given to the driver
@@ -438,7 +443,7 @@ struct pks_grants {
 	___PKS_A(KEYS, "keys"),			/* allocated, by anyone */ \
 	___PKS_A(TASK_STATES, "task_states"),	/* per-task access */	\
 	___PKS_A(GRANT_STATES, "grant_states"),	/* tasks holding a grant */ \
-	___PKS_A(PROBES, "probes"),		/* kprobes placed */	\
+	___PKS_A(PROBES, "probes"),		/* hooks placed */	\
 	___PKS_A(NR, "")						\
 }
 
