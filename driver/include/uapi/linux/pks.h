@@ -111,6 +111,7 @@ struct pks_info {
  * WARNs.
  */
 #define PKS_INFO_F_PK_WARN_SILENCED (1u << 3)
+/*
  * The fault hooks are ftrace_ops of the driver's own, pinned: kprobes'
  * switch (debugfs kprobes/enabled) does not reach them and ftrace refuses
  * ftrace_enabled=0 (EBUSY) while they are placed.
