@@ -34,25 +34,63 @@
 #include "pks_internal.h"
 
 #include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/stacktrace.h>
 #include <linux/user-return-notifier.h>
+#include <asm/unwind.h>
 
 /* How close to the faulting instruction the owner's code must be. */
 #define PKS_OWNER_FRAMES	8
+/* The faulting instruction and its callers, and room for the control's. */
+#define PKS_JUDGED		(1 + PKS_OWNER_FRAMES)
+#define PKS_JUDGED_MAX		(2 * PKS_JUDGED)
 
 #define ___PKS_P(id, name) name
 static const char *const pks_rule_names[] = PKS_GRANT_RULES;
 #undef ___PKS_P
 
-/* Indexed by enum pks_rule_id and enum pks_grant_kind. */
-static atomic64_t pks_rule_counts[PKS_RULE_NR][PKS_GRANT_KINDS];
-static atomic64_t pks_refills = ATOMIC64_INIT(0);
-static atomic64_t pks_spurious_count = ATOMIC64_INIT(0);
+/**
+ * struct pks_legit_stats - this CPU's counts, summed by PKS_IOC_GRANTS
+ * @rules: grants, indexed by enum pks_rule_id and enum pks_grant_kind
+ * @refills: windows' rights given back (pks_refill())
+ * @spurious: stale TLB entries flushed (pks_spurious())
+ * @frames: return addresses unwound to judge the owner rules
+ * @lookups: verdict cache misses, each one symbol formatted
+ *
+ * Per CPU, so that the fault path writes no cache line another CPU
+ * writes too; written with interrupts off (or by one instruction).
+ */
+struct pks_legit_stats {
+	u64 rules[PKS_RULE_NR][PKS_GRANT_KINDS];
+	u64 refills;
+	u64 spurious;
+	u64 frames;
+	u64 lookups;
+};
+
+static DEFINE_PER_CPU(struct pks_legit_stats, pks_legit_stats);
 static bool pks_grants_armed, pks_grants_on;
+
+/* Only the control of the irq-strays test turns this off (pks_testing.h). */
+static bool pks_legit_context_enforced = true;
+
+/*
+ * irq-strays: its control restores what this file did before the
+ * contexts were told apart: the held rule for a hard interrupt too, and
+ * no cut at the interrupt boundary (the interrupted context's frames
+ * count, with room for them past the handler's own).
+ */
+void pks_legit_context_enforce(bool on)
+{
+	WRITE_ONCE(pks_legit_context_enforced, on);
+}
+EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST);
 
 /*
  * Whether the page of @address is held by a reference beyond the one its
@@ -68,10 +106,9 @@ static bool pks_page_held(unsigned long address)
 	return page_ref_count(page) > 1;
 }
 
-/* Which owner's code @addr lies in: a rule, or -1. */
-static int pks_owner_of(unsigned long addr)
+/* Which owner's code @addr lies in, by its name: a rule, or -1. */
+static int pks_owner_by_name(unsigned long addr, char *sym)
 {
-	char sym[KSYM_SYMBOL_LEN];
 	const char *mod;
 
 	sprint_symbol(sym, addr);
@@ -84,26 +121,138 @@ static int pks_owner_of(unsigned long addr)
 	return -1;
 }
 
+/*
+ * The owner verdicts, per CPU: a direct-mapped cache keyed by code
+ * address, so that the fault path formats no symbol once the paths that
+ * fault have been seen (a symbol's name is what tells the owners apart:
+ * fs/dax.c has no section or range of its own, and nd_pmem's text moves
+ * with each load). An entry is valid for the module generation it was
+ * filled in: a module coming or going bumps it, since one unloaded may
+ * leave its addresses to the next one loaded. The name buffer is per CPU
+ * too, not on the faulting stack: the fault path runs with interrupts
+ * off, and an NMI never judges an owner, so nothing else uses it then.
+ */
+#define PKS_VERDICT_BITS	6
+
+struct pks_verdict {
+	unsigned long addr;
+	unsigned int gen;
+	int rule;
+};
+
+struct pks_verdicts {
+	struct pks_verdict v[1 << PKS_VERDICT_BITS];
+	char sym[KSYM_SYMBOL_LEN];
+};
+
+static DEFINE_PER_CPU(struct pks_verdicts, pks_verdicts);
+static atomic_t pks_code_gen = ATOMIC_INIT(1);
+/* Without the module notifier, no verdict is kept: each one is looked up. */
+static bool pks_verdicts_kept;
+
+static int pks_module_event(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	if (state == MODULE_STATE_COMING || state == MODULE_STATE_GOING)
+		atomic_inc(&pks_code_gen);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pks_module_nb = {
+	.notifier_call = pks_module_event,
+};
+
+static int pks_owner_of(unsigned long addr, struct pks_legit_stats *st)
+{
+	struct pks_verdicts *vs = this_cpu_ptr(&pks_verdicts);
+	struct pks_verdict *v = &vs->v[hash_long(addr, PKS_VERDICT_BITS)];
+	/* Read before the lookup: a module event during it voids the entry. */
+	unsigned int gen = atomic_read(&pks_code_gen);
+	int rule;
+
+	if (v->addr == addr && v->gen == gen && READ_ONCE(pks_verdicts_kept))
+		return v->rule;
+	st->lookups++;
+	rule = pks_owner_by_name(addr, vs->sym);
+	v->addr = addr;
+	v->gen = gen;
+	v->rule = rule;
+	return rule;
+}
+
+/*
+ * The faulting context's code, in @addrs: the faulting instruction, then
+ * the return addresses of its callers, up to PKS_OWNER_FRAMES of them.
+ * The unwind starts from the fault's own registers, so no frame of the
+ * fault handler's is read (stack_trace_save_regs() would do the same, but
+ * neither kernel exports it; __unwind_start() and unwind_next_frame()
+ * are exported on both). It stops at the context's entry: an entry frame
+ * (pt_regs saved by an interrupt, exception or system call: past it lie
+ * the frames of the context it interrupted), and, for a softirq run from
+ * local_bh_enable() with no such frame, __do_softirq(), which
+ * filter_irq_stacks() cuts at, as it does at hard interrupt entry code.
+ * With @cut false (the test's control), neither stops it.
+ *
+ * Return: how many addresses.
+ */
+static unsigned int pks_context_code(struct pt_regs *fregs,
+				     unsigned long *addrs, bool cut)
+{
+	unsigned int nr = 0, max = cut ? PKS_JUDGED : PKS_JUDGED_MAX;
+	struct unwind_state state;
+	unsigned long ret;
+	bool partial;
+
+	addrs[nr++] = fregs->ip;
+	for (unwind_start(&state, current, fregs, NULL);
+	     !unwind_done(&state) && nr < max; unwind_next_frame(&state)) {
+		if (cut && unwind_get_entry_regs(&state, &partial))
+			break;
+		ret = unwind_get_return_address(&state);
+		if (!ret)
+			break;
+		addrs[nr++] = ret;
+	}
+	return cut ? filter_irq_stacks(addrs, nr) : nr;
+}
+
 /**
  * pks_legit_rule() - why a fault on a protected page is legitimate
  * @address: the faulting address, in a protected namespace
- * @ip: the faulting instruction
- * @frames: the faulting context's callers, innermost first
- * @nr: how many
+ * @fregs: the fault's registers
+ *
+ * From the fault path, interrupts off, not in an NMI.
  *
  * Return: the enum pks_rule_id that admits the access, or -1 for a stray.
  */
-int pks_legit_rule(unsigned long address, unsigned long ip,
-		   const unsigned long *frames, unsigned int nr)
+int pks_legit_rule(unsigned long address, struct pt_regs *fregs)
 {
-	unsigned int i;
-	int rule;
+	struct pks_legit_stats *st = this_cpu_ptr(&pks_legit_stats);
+	bool enforced = READ_ONCE(pks_legit_context_enforced);
+	int level = interrupt_context_level();
+	unsigned long addrs[PKS_JUDGED_MAX];
+	unsigned int i, nr;
+	int rule = -1;
 
-	if (pks_page_held(address))
+	if (level == PKS_LEVEL_NMI)
+		return -1;
+	/*
+	 * Who copies a held page on someone's behalf runs in a task (the
+	 * system call that pinned it, a kernel thread serving a request) or
+	 * in a softirq (completing a network buffer or a bio); a hard
+	 * interrupt handler acknowledges its device and leaves the copying
+	 * to those. So a hard interrupt's access to a held page is a stray
+	 * that happened to hit a page someone else was copying (a timer's,
+	 * into the page a task copies with process_vm_readv()), and is
+	 * judged by the owner rules alone.
+	 */
+	if ((level <= PKS_LEVEL_SOFTIRQ || !enforced) &&
+	    pks_page_held(address))
 		return PKS_RULE_HELD;
-	rule = pks_owner_of(ip);
-	for (i = 0; rule < 0 && i < nr && i < PKS_OWNER_FRAMES; i++)
-		rule = pks_owner_of(frames[i]);
+	nr = pks_context_code(fregs, addrs, enforced);
+	st->frames += nr - 1;
+	for (i = 0; rule < 0 && i < nr; i++)
+		rule = pks_owner_of(addrs[i], st);
 	return rule;
 }
 
@@ -238,12 +387,12 @@ bool pks_grant(int key, u32 bits, int rule)
 						    PKS_GRANT_HARDIRQ;
 	} else {
 		if (rule >= 0)
-			atomic64_inc(&pks_rule_counts[rule][PKS_GRANT_STEPPED]);
+			this_cpu_inc(pks_legit_stats.rules[rule][PKS_GRANT_STEPPED]);
 		return false;
 	}
 	pks_set_key_bits(key, bits);
 	if (rule >= 0)
-		atomic64_inc(&pks_rule_counts[rule][kind]);
+		this_cpu_inc(pks_legit_stats.rules[rule][kind]);
 	return true;
 }
 
@@ -272,7 +421,7 @@ bool pks_refill(int key, bool write)
 	if (!pks_pkrs_allows(win, key, write))
 		return false;
 	pks_set_key_bits(key, pks_key_bits(key, win));
-	atomic64_inc(&pks_refills);
+	this_cpu_inc(pks_legit_stats.refills);
 	return true;
 }
 
@@ -307,7 +456,7 @@ bool pks_spurious(unsigned long address, int key, bool write)
 	asm volatile("invlpg (%0)" : : "r" (address) : "memory");
 	pks_pkrs_lost();
 	pks_write_pkrs(pks_read_pkrs_cache());
-	atomic64_inc(&pks_spurious_count);
+	this_cpu_inc(pks_legit_stats.spurious);
 	return true;
 }
 
@@ -324,6 +473,8 @@ void pks_grants_disarm(void)
 
 void pks_grants_init(void)
 {
+	/* Registration only fails on a double one: then look each one up. */
+	WRITE_ONCE(pks_verdicts_kept, !register_module_notifier(&pks_module_nb));
 	WRITE_ONCE(pks_grants_on, true);
 }
 
@@ -354,16 +505,37 @@ void pks_grants_exit(void)
 	/* The fault path runs with interrupts off. */
 	synchronize_rcu();
 	on_each_cpu(pks_grant_drop_local, NULL, 1);
+	if (pks_verdicts_kept)
+		unregister_module_notifier(&pks_module_nb);
+	WRITE_ONCE(pks_verdicts_kept, false);
+}
+
+/* The counts of all CPUs, into @sum. */
+static void pks_legit_stats_sum(struct pks_legit_stats *sum)
+{
+	const u64 *c;
+	u64 *t = (u64 *)sum;
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		c = (const u64 *)per_cpu_ptr(&pks_legit_stats, cpu);
+		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+			t[i] += READ_ONCE(c[i]);
+	}
 }
 
 /* With @counts false (an unprivileged caller), names and hooks only. */
 void pks_grants_fill(struct pks_grants *g, bool counts)
 {
+	struct pks_legit_stats sum;
 	int r;
 
 	g->nr_rules = PKS_RULE_NR;
 	g->flags = READ_ONCE(pks_grants_armed) ? PKS_GRANTS_F_ARMED : 0;
 	pks_boundary_fill(g, counts);
+	if (counts)
+		pks_legit_stats_sum(&sum);
 	for (r = 0; r < PKS_RULE_NR; r++) {
 		struct pks_rule_info *ri = &g->rules[r];
 
@@ -371,19 +543,18 @@ void pks_grants_fill(struct pks_grants *g, bool counts)
 		strscpy(ri->name, pks_rule_names[r], sizeof(ri->name));
 		if (!counts)
 			continue;
-		ri->task = atomic64_read(&pks_rule_counts[r][PKS_GRANT_TASK]);
-		ri->softirq =
-			atomic64_read(&pks_rule_counts[r][PKS_GRANT_SOFTIRQ]);
-		ri->hardirq =
-			atomic64_read(&pks_rule_counts[r][PKS_GRANT_HARDIRQ]);
-		ri->stepped =
-			atomic64_read(&pks_rule_counts[r][PKS_GRANT_STEPPED]);
+		ri->task = sum.rules[r][PKS_GRANT_TASK];
+		ri->softirq = sum.rules[r][PKS_GRANT_SOFTIRQ];
+		ri->hardirq = sum.rules[r][PKS_GRANT_HARDIRQ];
+		ri->stepped = sum.rules[r][PKS_GRANT_STEPPED];
 	}
 	if (!counts)
 		return;
 	g->flags |= PKS_GRANTS_F_COUNTS;
 	/* The grant states are counted in accounting.c alone. */
 	g->tasks_granted = pks_acct_count(PKS_ACCT_GRANT_STATES);
-	g->refills = atomic64_read(&pks_refills);
-	g->spurious = atomic64_read(&pks_spurious_count);
+	g->refills = sum.refills;
+	g->spurious = sum.spurious;
+	g->frames_unwound = sum.frames;
+	g->symbol_lookups = sum.lookups;
 }

@@ -37,6 +37,15 @@ void pks_boundary_enforce(bool on);
 /* ipi-race: what the task level's windows hold on a CPU (from an IPI). */
 u32 pks_task_level_pkrs(void);
 
+/* legit.c */
+
+/*
+ * irq-strays: its control gives hard interrupts the held-page rule and
+ * lets the interrupted context's frames count, as before the contexts
+ * were told apart.
+ */
+void pks_legit_context_enforce(bool on);
+
 /* keys.c */
 
 /* all-keys, resume: -EBUSY, naming the holder, while any key is held. */

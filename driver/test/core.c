@@ -65,6 +65,21 @@ static long pks_test_ioctl_bench(void __user *argp)
 	return rc;
 }
 
+static long pks_test_ioctl_irq_strays(void __user *argp)
+{
+	struct pks_irq_strays req;
+	long rc;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req))
+		return -EINVAL;
+	rc = pks_irq_strays(&req);
+	if (!rc && copy_to_user(argp, &req, sizeof(req)))
+		rc = -EFAULT;
+	return rc;
+}
+
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -80,6 +95,8 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return pks_test_ioctl_stray(argp);
 	case PKS_TEST_IOC_BENCH:
 		return pks_test_ioctl_bench(argp);
+	case PKS_TEST_IOC_IRQ_STRAYS:
+		return pks_test_ioctl_irq_strays(argp);
 	default:
 		return -ENOTTY;
 	}
