@@ -122,17 +122,20 @@ static int pks_owner_by_name(unsigned long addr, char *sym)
 }
 
 /*
- * The owner verdicts, per CPU: a direct-mapped cache keyed by code
- * address, so that the fault path formats no symbol once the paths that
- * fault have been seen (a symbol's name is what tells the owners apart:
- * fs/dax.c has no section or range of its own, and nd_pmem's text moves
- * with each load). An entry is valid for the module generation it was
- * filled in: a module coming or going bumps it, since one unloaded may
- * leave its addresses to the next one loaded. The name buffer is per CPU
- * too, not on the faulting stack: the fault path runs with interrupts
- * off, and an NMI never judges an owner, so nothing else uses it then.
+ * The owner verdicts, per CPU: a cache keyed by code address, so that
+ * the fault path formats no symbol once the paths that fault have been
+ * seen (a symbol's name is what tells the owners apart: fs/dax.c has no
+ * section or range of its own, and nd_pmem's text moves with each load).
+ * Two ways per set, the newest first, so that two addresses of one path
+ * that hash alike do not evict each other on every fault. An entry is
+ * valid for the module generation it was filled in: a module coming or
+ * going bumps it, since one unloaded may leave its addresses to the next
+ * one loaded. The name buffer is per CPU too, not on the faulting stack:
+ * the fault path runs with interrupts off, and an NMI never judges an
+ * owner, so nothing else uses it meanwhile.
  */
-#define PKS_VERDICT_BITS	6
+#define PKS_VERDICT_BITS	7
+#define PKS_VERDICT_WAYS	2
 
 struct pks_verdict {
 	unsigned long addr;
@@ -141,11 +144,12 @@ struct pks_verdict {
 };
 
 struct pks_verdicts {
-	struct pks_verdict v[1 << PKS_VERDICT_BITS];
+	struct pks_verdict set[1 << PKS_VERDICT_BITS][PKS_VERDICT_WAYS];
 	char sym[KSYM_SYMBOL_LEN];
 };
 
-static DEFINE_PER_CPU(struct pks_verdicts, pks_verdicts);
+/* Allocated at load: the static per-CPU room of modules is small. */
+static struct pks_verdicts __percpu *pks_verdicts;
 static atomic_t pks_code_gen = ATOMIC_INIT(1);
 /* Without the module notifier, no verdict is kept: each one is looked up. */
 static bool pks_verdicts_kept;
@@ -164,19 +168,22 @@ static struct notifier_block pks_module_nb = {
 
 static int pks_owner_of(unsigned long addr, struct pks_legit_stats *st)
 {
-	struct pks_verdicts *vs = this_cpu_ptr(&pks_verdicts);
-	struct pks_verdict *v = &vs->v[hash_long(addr, PKS_VERDICT_BITS)];
+	struct pks_verdicts *vs = this_cpu_ptr(pks_verdicts);
+	struct pks_verdict *set = vs->set[hash_long(addr, PKS_VERDICT_BITS)];
 	/* Read before the lookup: a module event during it voids the entry. */
 	unsigned int gen = atomic_read(&pks_code_gen);
-	int rule;
+	bool kept = READ_ONCE(pks_verdicts_kept);
+	int way, rule;
 
-	if (v->addr == addr && v->gen == gen && READ_ONCE(pks_verdicts_kept))
-		return v->rule;
+	for (way = 0; kept && way < PKS_VERDICT_WAYS; way++)
+		if (set[way].addr == addr && set[way].gen == gen)
+			return set[way].rule;
 	st->lookups++;
 	rule = pks_owner_by_name(addr, vs->sym);
-	v->addr = addr;
-	v->gen = gen;
-	v->rule = rule;
+	memmove(&set[1], &set[0], (PKS_VERDICT_WAYS - 1) * sizeof(*set));
+	set[0].addr = addr;
+	set[0].gen = gen;
+	set[0].rule = rule;
 	return rule;
 }
 
@@ -471,11 +478,15 @@ void pks_grants_disarm(void)
 	WRITE_ONCE(pks_grants_armed, false);
 }
 
-void pks_grants_init(void)
+int pks_grants_init(void)
 {
+	pks_verdicts = alloc_percpu(struct pks_verdicts);
+	if (!pks_verdicts)
+		return -ENOMEM;
 	/* Registration only fails on a double one: then look each one up. */
 	WRITE_ONCE(pks_verdicts_kept, !register_module_notifier(&pks_module_nb));
 	WRITE_ONCE(pks_grants_on, true);
+	return 0;
 }
 
 /* From the IPI of pks_grants_exit(): no notifier of ours stays behind. */
@@ -508,6 +519,9 @@ void pks_grants_exit(void)
 	if (pks_verdicts_kept)
 		unregister_module_notifier(&pks_module_nb);
 	WRITE_ONCE(pks_verdicts_kept, false);
+	/* The probes are gone and no range is protected: nothing judges. */
+	free_percpu(pks_verdicts);
+	pks_verdicts = NULL;
 }
 
 /* The counts of all CPUs, into @sum. */

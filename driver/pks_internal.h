@@ -76,7 +76,7 @@ bool pks_refill(int key, bool write);
 bool pks_spurious(unsigned long address, int key, bool write);
 void pks_grants_arm(void);
 void pks_grants_disarm(void);
-void pks_grants_init(void);
+int pks_grants_init(void);
 void pks_grants_exit(void);
 void pks_grants_fill(struct pks_grants *g, bool counts);
 
