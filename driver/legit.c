@@ -5,31 +5,43 @@
  *
  * On a stock kernel kmap_local_page() is page_address(), so the kernel
  * reaches protected pages through the keyed direct map in two ways only:
+ * on someone's behalf, through a reference to the page, or as the
+ * namespace's owner. The rules, in the order pks_legit_rule() applies
+ * them (an NMI is granted by none):
  *
- * - On someone's behalf, through a reference to the page: a GUP pin
- *   (ptrace, /proc/PID/mem, process_vm_*, O_DIRECT, io_uring, FUSE,
- *   MSG_ZEROCOPY), a pipe buffer (vmsplice, splice), a bio. Whoever copies
- *   holds a reference, so the page's count is above the one its pagemap
- *   keeps: fs/dax.c's dax_busy_page() calls such a page busy by the same
- *   test. The "held-page" rule.
- * - As the namespace's owner: the kernel's DAX code (fs/dax.c, the dax
- *   core) for file data, or the pmem block driver (nd_pmem) for block
- *   I/O, close to the faulting instruction on the stack. The "dax-layer"
- *   and "pmem-driver" rules.
+ * - "held-page": the page's count is above the one its pagemap keeps
+ *   (fs/dax.c's dax_busy_page() calls such a page busy by the same test):
+ *   a GUP pin (ptrace, /proc/PID/mem, process_vm_*, O_DIRECT, io_uring,
+ *   FUSE, MSG_ZEROCOPY), a pipe buffer (vmsplice, splice), a bio. Only
+ *   for task and softirq context, the contexts that copy on someone's
+ *   behalf; a hard interrupt falls through to the owner rules. It is
+ *   tested first, and when it admits nothing is unwound.
+ * - "dax-layer", "pmem-driver": the kernel's DAX code (fs/dax.c and the
+ *   dax core, built in, named dax_* or __dax_*) or the pmem block driver
+ *   (module nd_pmem) is the faulting instruction or one of its
+ *   PKS_OWNER_FRAMES innermost callers in the faulting context. The
+ *   unwind starts from the fault's registers and stops at the context's
+ *   entry (an interrupt's, an exception's or a system call's saved
+ *   registers, or the softirq entry): an interrupt is judged by its own
+ *   frames, never by those of the code it interrupted. Names are read
+ *   once per code address and CPU, then kept in a per-CPU verdict cache
+ *   until a module comes or goes.
  *
  * Anything else, a write through a stray pointer into a page nobody holds,
- * is refused. What the rules cannot tell apart: a stray into a page that
- * is held at that moment (pinned for I/O, or registered as an io_uring or
- * RDMA buffer), and a stray made by code that the owner calls within
- * PKS_OWNER_FRAMES frames (a bio's end_io under the pmem driver).
+ * is refused. What the rules cannot tell apart: a stray from task or
+ * softirq context into a page that is held at that moment (pinned for
+ * I/O, or registered as an io_uring or RDMA buffer), and a stray made by
+ * code that the owner calls within PKS_OWNER_FRAMES frames (a bio's end_io
+ * under the pmem driver).
  *
  * A grant opens the key (read-only for a read) for the context that
  * faulted and no other: a task keeps it until it is interrupted, leaves
  * the CPU or returns to user space; a softirq or a hard interrupt handler
  * until its traced handler ends (boundary.c). Where no end can be hooked
- * (an NMI, interrupt code outside a traced handler) the faulting
- * instruction alone is single-stepped with the key open. Nothing is kept
- * per task: the next access after a boundary faults and is judged again.
+ * (an NMI, interrupt code outside a traced handler) the faulting instruction
+ * alone is single-stepped with the key open. Nothing is kept per task:
+ * the next access after a boundary faults and is judged again. The counts
+ * are per CPU, summed when PKS_IOC_GRANTS reads them.
  */
 #include "pks_internal.h"
 
@@ -47,9 +59,8 @@
 
 /* How close to the faulting instruction the owner's code must be. */
 #define PKS_OWNER_FRAMES	8
-/* The faulting instruction and its callers, and room for the control's. */
-#define PKS_JUDGED		(1 + PKS_OWNER_FRAMES)
-#define PKS_JUDGED_MAX		(2 * PKS_JUDGED)
+/* The faulting instruction and its callers, in the test's control. */
+#define PKS_JUDGED_MAX		(2 * (1 + PKS_OWNER_FRAMES))
 
 #define ___PKS_P(id, name) name
 static const char *const pks_rule_names[] = PKS_GRANT_RULES;
@@ -187,40 +198,57 @@ static int pks_owner_of(unsigned long addr, struct pks_legit_stats *st)
 	return rule;
 }
 
-/*
- * The faulting context's code, in @addrs: the faulting instruction, then
- * the return addresses of its callers, up to PKS_OWNER_FRAMES of them.
- * The unwind starts from the fault's own registers, so no frame of the
- * fault handler's is read (stack_trace_save_regs() would do the same, but
- * neither kernel exports it; __unwind_start() and unwind_next_frame()
- * are exported on both). It stops at the context's entry: an entry frame
- * (pt_regs saved by an interrupt, exception or system call: past it lie
- * the frames of the context it interrupted), and, for a softirq run from
- * local_bh_enable() with no such frame, __do_softirq(), which
- * filter_irq_stacks() cuts at, as it does at hard interrupt entry code.
- * With @cut false (the test's control), neither stops it.
- *
- * Return: how many addresses.
- */
-static unsigned int pks_context_code(struct pt_regs *fregs,
-				     unsigned long *addrs, bool cut)
+/* Whether @addr is interrupt or softirq entry code (filter_irq_stacks()). */
+static bool pks_irq_entry(unsigned long addr)
 {
-	unsigned int nr = 0, max = cut ? PKS_JUDGED : PKS_JUDGED_MAX;
+	unsigned long pair[2] = { addr, 0 };
+
+	/* It cuts after the first entry address: 1 if @addr is one. */
+	return filter_irq_stacks(pair, 2) == 1;
+}
+
+/*
+ * The owner of the faulting context's code: the faulting instruction's,
+ * else that of the first of its callers, up to PKS_OWNER_FRAMES of them,
+ * that has one, unwound one at a time until one does. The unwind starts
+ * from the fault's registers, so no frame of the fault handler's is read
+ * (stack_trace_save_regs() would do the same, but neither kernel exports
+ * it; __unwind_start() and unwind_next_frame() are exported on both). It
+ * stops at the context's entry: an entry frame (pt_regs saved by an
+ * interrupt, exception or system call: past it lie the frames of the
+ * context it interrupted), or entry code, which filter_irq_stacks() knows
+ * (hard interrupt entry, and __do_softirq(), which has no entry frame
+ * when local_bh_enable() runs softirqs). With @cut false (the test's
+ * control), neither stops it, and it may go twice as far.
+ *
+ * Return: an enum pks_rule_id, or -1.
+ */
+static int pks_context_owner(struct pt_regs *fregs, bool cut,
+			     struct pks_legit_stats *st)
+{
+	unsigned int nr = 0, max = cut ? PKS_OWNER_FRAMES :
+					  PKS_JUDGED_MAX - 1;
 	struct unwind_state state;
 	unsigned long ret;
 	bool partial;
+	int rule;
 
-	addrs[nr++] = fregs->ip;
+	rule = pks_owner_of(fregs->ip, st);
 	for (unwind_start(&state, current, fregs, NULL);
-	     !unwind_done(&state) && nr < max; unwind_next_frame(&state)) {
+	     rule < 0 && !unwind_done(&state) && nr < max;
+	     unwind_next_frame(&state)) {
 		if (cut && unwind_get_entry_regs(&state, &partial))
 			break;
 		ret = unwind_get_return_address(&state);
 		if (!ret)
 			break;
-		addrs[nr++] = ret;
+		nr++;
+		if (cut && pks_irq_entry(ret))
+			break;
+		rule = pks_owner_of(ret, st);
 	}
-	return cut ? filter_irq_stacks(addrs, nr) : nr;
+	st->frames += nr;
+	return rule;
 }
 
 /**
@@ -234,12 +262,8 @@ static unsigned int pks_context_code(struct pt_regs *fregs,
  */
 int pks_legit_rule(unsigned long address, struct pt_regs *fregs)
 {
-	struct pks_legit_stats *st = this_cpu_ptr(&pks_legit_stats);
 	bool enforced = READ_ONCE(pks_legit_context_enforced);
 	int level = interrupt_context_level();
-	unsigned long addrs[PKS_JUDGED_MAX];
-	unsigned int i, nr;
-	int rule = -1;
 
 	if (level == PKS_LEVEL_NMI)
 		return -1;
@@ -256,11 +280,8 @@ int pks_legit_rule(unsigned long address, struct pt_regs *fregs)
 	if ((level <= PKS_LEVEL_SOFTIRQ || !enforced) &&
 	    pks_page_held(address))
 		return PKS_RULE_HELD;
-	nr = pks_context_code(fregs, addrs, enforced);
-	st->frames += nr - 1;
-	for (i = 0; rule < 0 && i < nr; i++)
-		rule = pks_owner_of(addrs[i], st);
-	return rule;
+	return pks_context_owner(fregs, enforced,
+				 this_cpu_ptr(&pks_legit_stats));
 }
 
 /**
