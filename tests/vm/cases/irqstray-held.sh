@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# boot: own
 # pks: a held page is granted to the contexts that copy on someone's
 # behalf, never to a hard interrupt (issue 30 item 6). A task bound to cpu0
 # copies the first 2 MiB page of a protected dax0.0 mapping with

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# boot: own
 # pks: an interrupt is judged by its own code, never by the code it
 # interrupted (issue 30 item 4). A task bound to cpu0 reads and writes a
 # file on ext4 -o dax on a protected fsdax namespace in 4 KiB calls (the
