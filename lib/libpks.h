@@ -154,7 +154,7 @@ uint64_t pks_get_spurious(struct pks_ctx *ctx);
  * Return addresses the driver unwound to judge the owner rules (at most 8
  * per judged fault; none where the held-page rule decides), and code
  * addresses whose owner it looked up by symbol name, its verdict cache
- * having missed (none in a steady state). Since LIBPKS_2.
+ * having missed (none in a steady state).
  */
 uint64_t pks_get_frames_unwound(struct pks_ctx *ctx);
 uint64_t pks_get_symbol_lookups(struct pks_ctx *ctx);
