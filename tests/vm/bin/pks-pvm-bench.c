@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -60,7 +61,9 @@ int main(int argc, char **argv)
 		char *p = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE,
 			       MAP_SHARED, dax, 0);
 
-		if (p == MAP_FAILED)
+		/* Killed with its parent (irqstray-held kills it early). */
+		if (p == MAP_FAILED || prctl(PR_SET_PDEATHSIG, SIGKILL) ||
+		    getppid() == 1)
 			_exit(1);
 		memset(p, 0x5a, MAP_LEN);
 		addr = (uintptr_t)p;
