@@ -39,6 +39,7 @@ strays() {
 		fail "irq-strays $*: $out"
 	echo "irq-strays ${1:-}: $out"
 	eval "$out"
+	echo "held-page grants by context now: $(info_json '.grants.rules[] | select(.name == "held-page") | "task \(.task) softirq \(.softirq) hardirq \(.hardirq) stepped \(.stepped)"')"
 }
 
 h0=$(rule_grants held-page)
