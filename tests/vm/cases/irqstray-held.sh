@@ -5,9 +5,9 @@
 # copies the first 2 MiB page of a protected dax0.0 mapping with
 # process_vm_readv() over and over (the page is pinned, so held, while it
 # copies), and a pinned hrtimer on cpu0 makes fault-safe stray writes into
-# that very page: every one is refused and the page's data stays. The
-# tasklet's strays (softirq) are counted only: a softirq may be granted a
-# held page (legit.c says why). The control runs the same strays with the
+# that very page: every one is refused (and, when no softirq stray landed,
+# the page's data stays). The tasklet's strays (softirq) are counted only:
+# a softirq may be granted a held page (legit.c says why). The control runs the same strays with the
 # held rule granting hard interrupts too (pks_legit_context_enforce(false)):
 # some land, or the check could not fail.
 . /tests/lib.sh
@@ -52,7 +52,10 @@ h1=$(rule_grants held-page)
 [ $((h1 - h0)) -ge 100 ] || fail "only $((h1 - h0)) held-page grants: the reader did not copy"
 expect_eq "hard interrupt strays landed" "$hardirq_landed" 0
 expect_eq "hard interrupt strays refused" "$hardirq_refused" $ROUNDS
-expect_eq "the page's data" "$word" 0x5a5a5a5a5a5a5a5a
+# A softirq's stray into the held page may land (the held rule's known
+# limit): the data is checked only when none did.
+[ "$softirq_landed" != 0 ] ||
+	expect_eq "the page's data" "$word" 0x5a5a5a5a5a5a5a5a
 echo "ok: $ROUNDS hard interrupt strays into the page process_vm_readv copied ($((h1 - h0)) held-page grants) refused; softirq: $softirq_landed landed, $softirq_refused refused"
 
 # The control: the held rule for hard interrupts too.
