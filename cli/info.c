@@ -42,6 +42,10 @@ static struct json_object *grants_to_json(struct pks_ctx *ctx)
 			       pks_get_refills(ctx)));
 	json_object_object_add(jg, "spurious", util_count_to_json(counts,
 			       pks_get_spurious(ctx)));
+	json_object_object_add(jg, "frames_unwound", util_count_to_json(counts,
+			       pks_get_frames_unwound(ctx)));
+	json_object_object_add(jg, "symbol_lookups", util_count_to_json(counts,
+			       pks_get_symbol_lookups(ctx)));
 	json_object_object_add(jg, "boundary_writes", util_count_to_json(counts,
 			       pks_get_boundary_writes(ctx)));
 	json_object_object_add(jg, "boundary_hooks",
@@ -189,6 +193,9 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 		       (unsigned long long)pks_get_fault_probe_hits(ctx),
 		       (unsigned long long)pks_get_refills(ctx),
 		       (unsigned long long)pks_get_spurious(ctx));
+		printf("owner rules: %llu frames unwound, %llu symbol lookups\n",
+		       (unsigned long long)pks_get_frames_unwound(ctx),
+		       (unsigned long long)pks_get_symbol_lookups(ctx));
 		printf("interrupt boundaries: %u hooks, %llu pkrs writes\n",
 		       pks_get_boundary_hooks(ctx),
 		       (unsigned long long)pks_get_boundary_writes(ctx));

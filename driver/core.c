@@ -136,7 +136,14 @@ static int __init pks_init(void)
 	}
 	pks_tasks_init();
 	pks_boundary_init();
-	pks_grants_init();
+	rc = pks_grants_init();
+	if (rc) {
+		pr_err("cannot allocate the fault path's per-CPU state\n");
+		pks_boundary_exit_all();
+		pks_tasks_exit();
+		pks_disable_all();
+		return rc;
+	}
 	/* The event log, before anything that publishes to it. */
 	pks_log_init();
 	/* Without the probe, keys and guards still work; callbacks do not. */

@@ -103,11 +103,17 @@ static void pks_fault_record(struct pks_fault_scratch *sc,
 	pks_log_fault(f);
 }
 
-static atomic64_t pks_fixup_hits = ATOMIC64_INIT(0);
+/* Per CPU: every kernel protection-key fault counts one. */
+static DEFINE_PER_CPU(u64, pks_fixup_hits);
 
 u64 pks_fault_probe_hits(void)
 {
-	return atomic64_read(&pks_fixup_hits);
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(&pks_fixup_hits, cpu));
+	return sum;
 }
 
 /*
@@ -185,7 +191,7 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	if (!(error_code & X86_PF_PK) || user_mode(fregs) ||
 	    address < TASK_SIZE_MAX)
 		return 0;
-	atomic64_inc(&pks_fixup_hits);
+	this_cpu_inc(pks_fixup_hits);
 	sc = this_cpu_ptr(&pks_scratch[interrupt_context_level()]);
 	f = &sc->f;
 	memset(f, 0, sizeof(*f));
@@ -207,13 +213,8 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 		goto retry;
 	rcu_read_lock();
 	prot = pks_prot_at(address, f->owner, &f->offset, &mode);
-	if (prot && !in_nmi()) {
-		unsigned int nr, first;
-
-		nr = pks_fault_frames(sc, fregs, &first);
-		rule = pks_legit_rule(address, fregs->ip, sc->entries + first,
-				      first ? nr : 0);
-	}
+	if (prot && !in_nmi())
+		rule = pks_legit_rule(address, fregs);
 	if (rule >= 0) {
 		rcu_read_unlock();
 		if (!pks_grant(key, write ? 0 : PKS_PKRS_WD, rule))

@@ -227,6 +227,10 @@ static long pks_ioctl_set_mode(void __user *argp)
 	return rc;
 }
 
+/* The number PKS_IOC_GRANTS had before struct pks_grants grew. */
+#define PKS_IOC_GRANTS_V1 \
+	_IOC(_IOC_READ | _IOC_WRITE, PKS_IOC_MAGIC, 0x09, PKS_GRANTS_SIZE_V1)
+
 static long pks_ioctl_grants(struct file *file, void __user *argp)
 {
 	struct pks_grants *g;
@@ -239,14 +243,17 @@ static long pks_ioctl_grants(struct file *file, void __user *argp)
 		rc = -EFAULT;
 		goto out;
 	}
-	if (g->size != sizeof(*g)) {
+	/* A caller built before the unwind counts passes the older size. */
+	BUILD_BUG_ON(offsetof(struct pks_grants, frames_unwound) !=
+		     PKS_GRANTS_SIZE_V1);
+	if (g->size != sizeof(*g) && g->size != PKS_GRANTS_SIZE_V1) {
 		rc = -EINVAL;
 		goto out;
 	}
 	pks_grants_fill(g, pks_may_see_activity(file));
 	if (pks_may_see_activity(file))
 		g->fault_probe_hits = pks_fault_probe_hits();
-	if (copy_to_user(argp, g, sizeof(*g)))
+	if (copy_to_user(argp, g, g->size))
 		rc = -EFAULT;
 out:
 	kfree(g);
@@ -353,6 +360,7 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PKS_IOC_FAULTS:
 		return pks_ioctl_faults(file, argp);
 	case PKS_IOC_GRANTS:
+	case PKS_IOC_GRANTS_V1:
 		return pks_ioctl_grants(file, argp);
 	case PKS_IOC_ACCOUNTING:
 		return pks_ioctl_accounting(argp);

@@ -5,55 +5,104 @@
  *
  * On a stock kernel kmap_local_page() is page_address(), so the kernel
  * reaches protected pages through the keyed direct map in two ways only:
+ * on someone's behalf, through a reference to the page, or as the
+ * namespace's owner. The rules, in the order pks_legit_rule() applies
+ * them (an NMI is granted by none):
  *
- * - On someone's behalf, through a reference to the page: a GUP pin
- *   (ptrace, /proc/PID/mem, process_vm_*, O_DIRECT, io_uring, FUSE,
- *   MSG_ZEROCOPY), a pipe buffer (vmsplice, splice), a bio. Whoever copies
- *   holds a reference, so the page's count is above the one its pagemap
- *   keeps: fs/dax.c's dax_busy_page() calls such a page busy by the same
- *   test. The "held-page" rule.
- * - As the namespace's owner: the kernel's DAX code (fs/dax.c, the dax
- *   core) for file data, or the pmem block driver (nd_pmem) for block
- *   I/O, close to the faulting instruction on the stack. The "dax-layer"
- *   and "pmem-driver" rules.
+ * - "held-page": the page's count is above the one its pagemap keeps
+ *   (fs/dax.c's dax_busy_page() calls such a page busy by the same test):
+ *   a GUP pin (ptrace, /proc/PID/mem, process_vm_*, O_DIRECT, io_uring,
+ *   FUSE, MSG_ZEROCOPY), a pipe buffer (vmsplice, splice), a bio. Only
+ *   for task and softirq context, the contexts that copy on someone's
+ *   behalf; a hard interrupt falls through to the owner rules. It is
+ *   tested first, and when it admits nothing is unwound.
+ * - "dax-layer", "pmem-driver": the kernel's DAX code (fs/dax.c and the
+ *   dax core, built in, named dax_* or __dax_*) or the pmem block driver
+ *   (module nd_pmem) is the faulting instruction or one of its
+ *   PKS_OWNER_FRAMES innermost callers in the faulting context. The
+ *   unwind starts from the fault's registers and stops at the context's
+ *   entry (an interrupt's, an exception's or a system call's saved
+ *   registers, or the softirq entry): an interrupt is judged by its own
+ *   frames, never by those of the code it interrupted. Names are read
+ *   once per code address and CPU, then kept in a per-CPU verdict cache
+ *   until a module comes or goes.
  *
  * Anything else, a write through a stray pointer into a page nobody holds,
- * is refused. What the rules cannot tell apart: a stray into a page that
- * is held at that moment (pinned for I/O, or registered as an io_uring or
- * RDMA buffer), and a stray made by code that the owner calls within
- * PKS_OWNER_FRAMES frames (a bio's end_io under the pmem driver).
+ * is refused. What the rules cannot tell apart: a stray from task or
+ * softirq context into a page that is held at that moment (pinned for
+ * I/O, or registered as an io_uring or RDMA buffer), and a stray made by
+ * code that the owner calls within PKS_OWNER_FRAMES frames (a bio's end_io
+ * under the pmem driver).
  *
  * A grant opens the key (read-only for a read) for the context that
  * faulted and no other: a task keeps it until it is interrupted, leaves
  * the CPU or returns to user space; a softirq or a hard interrupt handler
  * until its traced handler ends (boundary.c). Where no end can be hooked
- * (an NMI, interrupt code outside a traced handler) the faulting
- * instruction alone is single-stepped with the key open. Nothing is kept
- * per task: the next access after a boundary faults and is judged again.
+ * (an NMI, interrupt code outside a traced handler) the faulting instruction
+ * alone is single-stepped with the key open. Nothing is kept per task:
+ * the next access after a boundary faults and is judged again. The counts
+ * are per CPU, summed when PKS_IOC_GRANTS reads them.
  */
 #include "pks_internal.h"
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/stacktrace.h>
 #include <linux/user-return-notifier.h>
+#include <asm/unwind.h>
 
 /* How close to the faulting instruction the owner's code must be. */
 #define PKS_OWNER_FRAMES	8
+/* The faulting instruction and its callers, in the test's control. */
+#define PKS_JUDGED_MAX		(2 * (1 + PKS_OWNER_FRAMES))
 
 #define ___PKS_P(id, name) name
 static const char *const pks_rule_names[] = PKS_GRANT_RULES;
 #undef ___PKS_P
 
-/* Indexed by enum pks_rule_id and enum pks_grant_kind. */
-static atomic64_t pks_rule_counts[PKS_RULE_NR][PKS_GRANT_KINDS];
-static atomic64_t pks_refills = ATOMIC64_INIT(0);
-static atomic64_t pks_spurious_count = ATOMIC64_INIT(0);
+/**
+ * struct pks_legit_stats - this CPU's counts, summed by PKS_IOC_GRANTS
+ * @rules: grants, indexed by enum pks_rule_id and enum pks_grant_kind
+ * @refills: windows' rights given back (pks_refill())
+ * @spurious: stale TLB entries flushed (pks_spurious())
+ * @frames: return addresses unwound to judge the owner rules
+ * @lookups: verdict cache misses, each one symbol formatted
+ *
+ * Per CPU, so that the fault path writes no cache line another CPU
+ * writes too; written with interrupts off (or by one instruction).
+ */
+struct pks_legit_stats {
+	u64 rules[PKS_RULE_NR][PKS_GRANT_KINDS];
+	u64 refills;
+	u64 spurious;
+	u64 frames;
+	u64 lookups;
+};
+
+static DEFINE_PER_CPU(struct pks_legit_stats, pks_legit_stats);
 static bool pks_grants_armed, pks_grants_on;
+
+/* Only the control of the irq-strays test turns this off (pks_testing.h). */
+static bool pks_legit_context_enforced = true;
+
+/*
+ * irq-strays: its control restores what this file did before the
+ * contexts were told apart: the held rule for a hard interrupt too, and
+ * no cut at the interrupt boundary (the interrupted context's frames
+ * count, with room for them past the handler's own).
+ */
+void pks_legit_context_enforce(bool on)
+{
+	WRITE_ONCE(pks_legit_context_enforced, on);
+}
+EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST);
 
 /*
  * Whether the page of @address is held by a reference beyond the one its
@@ -69,10 +118,9 @@ static bool pks_page_held(unsigned long address)
 	return page_ref_count(page) > 1;
 }
 
-/* Which owner's code @addr lies in: a rule, or -1. */
-static int pks_owner_of(unsigned long addr)
+/* Which owner's code @addr lies in, by its name: a rule, or -1. */
+static int pks_owner_by_name(unsigned long addr, char *sym)
 {
-	char sym[KSYM_SYMBOL_LEN];
 	const char *mod;
 
 	sprint_symbol(sym, addr);
@@ -85,27 +133,156 @@ static int pks_owner_of(unsigned long addr)
 	return -1;
 }
 
+/*
+ * The owner verdicts, per CPU: a cache keyed by code address, so that
+ * the fault path formats no symbol once the paths that fault have been
+ * seen (a symbol's name is what tells the owners apart: fs/dax.c has no
+ * section or range of its own, and nd_pmem's text moves with each load).
+ * Two ways per set, the newest first, so that two addresses of one path
+ * that hash alike do not evict each other on every fault. An entry is
+ * valid for the module generation it was filled in: a module coming or
+ * going bumps it, since one unloaded may leave its addresses to the next
+ * one loaded. The name buffer is per CPU too, not on the faulting stack:
+ * the fault path runs with interrupts off, and an NMI never judges an
+ * owner, so nothing else uses it meanwhile.
+ */
+#define PKS_VERDICT_BITS	7
+#define PKS_VERDICT_WAYS	2
+
+struct pks_verdict {
+	unsigned long addr;
+	unsigned int gen;
+	int rule;
+};
+
+struct pks_verdicts {
+	struct pks_verdict set[1 << PKS_VERDICT_BITS][PKS_VERDICT_WAYS];
+	char sym[KSYM_SYMBOL_LEN];
+};
+
+/* Allocated at load: the static per-CPU room of modules is small. */
+static struct pks_verdicts __percpu *pks_verdicts;
+static atomic_t pks_code_gen = ATOMIC_INIT(1);
+/* Without the module notifier, no verdict is kept: each one is looked up. */
+static bool pks_verdicts_kept;
+
+static int pks_module_event(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	if (state == MODULE_STATE_COMING || state == MODULE_STATE_GOING)
+		atomic_inc(&pks_code_gen);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pks_module_nb = {
+	.notifier_call = pks_module_event,
+};
+
+static int pks_owner_of(unsigned long addr, struct pks_legit_stats *st)
+{
+	struct pks_verdicts *vs = this_cpu_ptr(pks_verdicts);
+	struct pks_verdict *set = vs->set[hash_long(addr, PKS_VERDICT_BITS)];
+	/* Read before the lookup: a module event during it voids the entry. */
+	unsigned int gen = atomic_read(&pks_code_gen);
+	bool kept = READ_ONCE(pks_verdicts_kept);
+	int way, rule;
+
+	for (way = 0; kept && way < PKS_VERDICT_WAYS; way++)
+		if (set[way].addr == addr && set[way].gen == gen)
+			return set[way].rule;
+	st->lookups++;
+	rule = pks_owner_by_name(addr, vs->sym);
+	memmove(&set[1], &set[0], (PKS_VERDICT_WAYS - 1) * sizeof(*set));
+	set[0].addr = addr;
+	set[0].gen = gen;
+	set[0].rule = rule;
+	return rule;
+}
+
+/* Whether @addr is interrupt or softirq entry code (filter_irq_stacks()). */
+static bool pks_irq_entry(unsigned long addr)
+{
+	unsigned long pair[2] = { addr, 0 };
+
+	/* It cuts after the first entry address: 1 if @addr is one. */
+	return filter_irq_stacks(pair, 2) == 1;
+}
+
+/*
+ * The owner of the faulting context's code: the faulting instruction's,
+ * else that of the first of its callers, up to PKS_OWNER_FRAMES of them,
+ * that has one, unwound one at a time until one does. The unwind starts
+ * from the fault's registers, so no frame of the fault handler's is read
+ * (stack_trace_save_regs() would do the same, but neither kernel exports
+ * it; __unwind_start() and unwind_next_frame() are exported on both). It
+ * stops at the context's entry: an entry frame (pt_regs saved by an
+ * interrupt, exception or system call: past it lie the frames of the
+ * context it interrupted), or entry code, which filter_irq_stacks() knows
+ * (hard interrupt entry, and __do_softirq(), which has no entry frame
+ * when local_bh_enable() runs softirqs). With @cut false (the test's
+ * control), neither stops it, and it may go twice as far.
+ *
+ * Return: an enum pks_rule_id, or -1.
+ */
+static int pks_context_owner(struct pt_regs *fregs, bool cut,
+			     struct pks_legit_stats *st)
+{
+	unsigned int nr = 0, max = cut ? PKS_OWNER_FRAMES :
+					  PKS_JUDGED_MAX - 1;
+	struct unwind_state state;
+	unsigned long ret;
+	bool partial;
+	int rule;
+
+	rule = pks_owner_of(fregs->ip, st);
+	for (unwind_start(&state, current, fregs, NULL);
+	     rule < 0 && !unwind_done(&state) && nr < max;
+	     unwind_next_frame(&state)) {
+		if (cut && unwind_get_entry_regs(&state, &partial))
+			break;
+		ret = unwind_get_return_address(&state);
+		if (!ret)
+			break;
+		nr++;
+		if (cut && pks_irq_entry(ret))
+			break;
+		rule = pks_owner_of(ret, st);
+	}
+	st->frames += nr;
+	return rule;
+}
+
 /**
  * pks_legit_rule() - why a fault on a protected page is legitimate
  * @address: the faulting address, in a protected namespace
- * @ip: the faulting instruction
- * @frames: the faulting context's callers, innermost first
- * @nr: how many
+ * @fregs: the fault's registers
+ *
+ * From the fault path, interrupts off, not in an NMI.
  *
  * Return: the enum pks_rule_id that admits the access, or -1 for a stray.
  */
-int pks_legit_rule(unsigned long address, unsigned long ip,
-		   const unsigned long *frames, unsigned int nr)
+int pks_legit_rule(unsigned long address, struct pt_regs *fregs)
 {
-	unsigned int i;
-	int rule;
+	bool enforced = READ_ONCE(pks_legit_context_enforced);
+	int level = interrupt_context_level();
 
-	if (pks_page_held(address))
+	if (level == PKS_LEVEL_NMI)
+		return -1;
+	/*
+	 * Who copies a held page on someone's behalf runs in a task (the
+	 * system call that pinned it, a kernel thread serving a request) or
+	 * in a softirq (completing a network buffer or a bio); a hard
+	 * interrupt handler acknowledges its device and leaves the copying
+	 * to those. So a hard interrupt's access to a held page is a stray
+	 * that happened to hit a page someone else was copying (a timer's,
+	 * into the page a task copies with process_vm_readv()), and is
+	 * judged by the owner rules alone.
+	 */
+	if ((level <= PKS_LEVEL_SOFTIRQ || !enforced) &&
+	    pks_page_held(address))
 		return PKS_RULE_HELD;
-	rule = pks_owner_of(ip);
-	for (i = 0; rule < 0 && i < nr && i < PKS_OWNER_FRAMES; i++)
-		rule = pks_owner_of(frames[i]);
-	return rule;
+	return pks_context_owner(fregs, enforced,
+				 this_cpu_ptr(&pks_legit_stats));
 }
 
 /**
@@ -239,12 +416,12 @@ bool pks_grant(int key, u32 bits, int rule)
 						    PKS_GRANT_HARDIRQ;
 	} else {
 		if (rule >= 0)
-			atomic64_inc(&pks_rule_counts[rule][PKS_GRANT_STEPPED]);
+			this_cpu_inc(pks_legit_stats.rules[rule][PKS_GRANT_STEPPED]);
 		return false;
 	}
 	pks_set_key_bits(key, bits);
 	if (rule >= 0)
-		atomic64_inc(&pks_rule_counts[rule][kind]);
+		this_cpu_inc(pks_legit_stats.rules[rule][kind]);
 	return true;
 }
 
@@ -273,7 +450,7 @@ bool pks_refill(int key, bool write)
 	if (!pks_pkrs_allows(win, key, write))
 		return false;
 	pks_set_key_bits(key, pks_key_bits(key, win));
-	atomic64_inc(&pks_refills);
+	this_cpu_inc(pks_legit_stats.refills);
 	return true;
 }
 
@@ -308,7 +485,7 @@ bool pks_spurious(unsigned long address, int key, bool write)
 	asm volatile("invlpg (%0)" : : "r" (address) : "memory");
 	pks_pkrs_lost();
 	pks_write_pkrs(pks_read_pkrs_cache());
-	atomic64_inc(&pks_spurious_count);
+	this_cpu_inc(pks_legit_stats.spurious);
 	return true;
 }
 
@@ -323,9 +500,15 @@ void pks_grants_disarm(void)
 	WRITE_ONCE(pks_grants_armed, false);
 }
 
-void pks_grants_init(void)
+int pks_grants_init(void)
 {
+	pks_verdicts = alloc_percpu(struct pks_verdicts);
+	if (!pks_verdicts)
+		return -ENOMEM;
+	/* Registration only fails on a double one: then look each one up. */
+	WRITE_ONCE(pks_verdicts_kept, !register_module_notifier(&pks_module_nb));
 	WRITE_ONCE(pks_grants_on, true);
+	return 0;
 }
 
 /* From the IPI of pks_grants_exit(): no notifier of ours stays behind. */
@@ -396,16 +579,40 @@ void pks_grants_exit(void)
 			cpu);
 	}
 	cpus_read_unlock();
+	if (pks_verdicts_kept)
+		unregister_module_notifier(&pks_module_nb);
+	WRITE_ONCE(pks_verdicts_kept, false);
+	/* The probes are gone and no range is protected: nothing judges. */
+	free_percpu(pks_verdicts);
+	pks_verdicts = NULL;
+}
+
+/* The counts of all CPUs, into @sum. */
+static void pks_legit_stats_sum(struct pks_legit_stats *sum)
+{
+	const u64 *c;
+	u64 *t = (u64 *)sum;
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		c = (const u64 *)per_cpu_ptr(&pks_legit_stats, cpu);
+		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+			t[i] += READ_ONCE(c[i]);
+	}
 }
 
 /* With @counts false (an unprivileged caller), names and hooks only. */
 void pks_grants_fill(struct pks_grants *g, bool counts)
 {
+	struct pks_legit_stats sum;
 	int r;
 
 	g->nr_rules = PKS_RULE_NR;
 	g->flags = READ_ONCE(pks_grants_armed) ? PKS_GRANTS_F_ARMED : 0;
 	pks_boundary_fill(g, counts);
+	if (counts)
+		pks_legit_stats_sum(&sum);
 	for (r = 0; r < PKS_RULE_NR; r++) {
 		struct pks_rule_info *ri = &g->rules[r];
 
@@ -413,19 +620,18 @@ void pks_grants_fill(struct pks_grants *g, bool counts)
 		strscpy(ri->name, pks_rule_names[r], sizeof(ri->name));
 		if (!counts)
 			continue;
-		ri->task = atomic64_read(&pks_rule_counts[r][PKS_GRANT_TASK]);
-		ri->softirq =
-			atomic64_read(&pks_rule_counts[r][PKS_GRANT_SOFTIRQ]);
-		ri->hardirq =
-			atomic64_read(&pks_rule_counts[r][PKS_GRANT_HARDIRQ]);
-		ri->stepped =
-			atomic64_read(&pks_rule_counts[r][PKS_GRANT_STEPPED]);
+		ri->task = sum.rules[r][PKS_GRANT_TASK];
+		ri->softirq = sum.rules[r][PKS_GRANT_SOFTIRQ];
+		ri->hardirq = sum.rules[r][PKS_GRANT_HARDIRQ];
+		ri->stepped = sum.rules[r][PKS_GRANT_STEPPED];
 	}
 	if (!counts)
 		return;
 	g->flags |= PKS_GRANTS_F_COUNTS;
 	/* The grant states are counted in accounting.c alone. */
 	g->tasks_granted = pks_acct_count(PKS_ACCT_GRANT_STATES);
-	g->refills = atomic64_read(&pks_refills);
-	g->spurious = atomic64_read(&pks_spurious_count);
+	g->refills = sum.refills;
+	g->spurious = sum.spurious;
+	g->frames_unwound = sum.frames;
+	g->symbol_lookups = sum.lookups;
 }

@@ -59,6 +59,8 @@ int pks_tasks_init(void);
 void pks_tasks_exit(void);
 
 /* legit.c */
+struct pt_regs;
+
 enum pks_grant_kind {
 	PKS_GRANT_TASK,
 	PKS_GRANT_SOFTIRQ,
@@ -67,15 +69,14 @@ enum pks_grant_kind {
 	PKS_GRANT_KINDS
 };
 
-int pks_legit_rule(unsigned long address, unsigned long ip,
-		   const unsigned long *frames, unsigned int nr);
+int pks_legit_rule(unsigned long address, struct pt_regs *fregs);
 void pks_grant_hold_task(void);
 bool pks_grant(int key, u32 bits, int rule);
 bool pks_refill(int key, bool write);
 bool pks_spurious(unsigned long address, int key, bool write);
 void pks_grants_arm(void);
 void pks_grants_disarm(void);
-void pks_grants_init(void);
+int pks_grants_init(void);
 void pks_grants_exit(void);
 void pks_grants_cpu_down(void);
 void pks_grants_fill(struct pks_grants *g, bool counts);

@@ -42,6 +42,15 @@ u32 pks_task_level_pkrs(void);
 /* ownercopy: its control turns the owner's copy brackets off. */
 void pks_brackets_enable(bool on);
 
+/* legit.c */
+
+/*
+ * irq-strays: its control gives hard interrupts the held-page rule and
+ * lets the interrupted context's frames count, as before the contexts
+ * were told apart.
+ */
+void pks_legit_context_enforce(bool on);
+
 /* keys.c */
 
 /* all-keys, resume: -EBUSY, naming the holder, while any key is held. */

@@ -172,6 +172,16 @@ uint64_t pks_get_spurious(struct pks_ctx *ctx)
 	return ctx->grants.spurious;
 }
 
+uint64_t pks_get_frames_unwound(struct pks_ctx *ctx)
+{
+	return ctx->grants.frames_unwound;
+}
+
+uint64_t pks_get_symbol_lookups(struct pks_ctx *ctx)
+{
+	return ctx->grants.symbol_lookups;
+}
+
 uint64_t pks_get_boundary_writes(struct pks_ctx *ctx)
 {
 	return ctx->grants.boundary_writes;

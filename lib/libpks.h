@@ -154,6 +154,14 @@ uint64_t pks_get_fault_probe_hits(struct pks_ctx *ctx);
 uint64_t pks_get_refills(struct pks_ctx *ctx);
 /* Faults on an entry the key already allowed (a stale TLB entry). */
 uint64_t pks_get_spurious(struct pks_ctx *ctx);
+/*
+ * Return addresses the driver unwound to judge the owner rules (at most 8
+ * per judged fault; none where the held-page rule decides), and code
+ * addresses whose owner it looked up by symbol name, its verdict cache
+ * having missed (none in a steady state).
+ */
+uint64_t pks_get_frames_unwound(struct pks_ctx *ctx);
+uint64_t pks_get_symbol_lookups(struct pks_ctx *ctx);
 /* PKRS writes made at interrupt entry and exit. */
 uint64_t pks_get_boundary_writes(struct pks_ctx *ctx);
 /* Interrupt entry and exit hooks in place. */

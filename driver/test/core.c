@@ -65,6 +65,21 @@ static long pks_test_ioctl_bench(void __user *argp)
 	return rc;
 }
 
+static long pks_test_ioctl_irq_strays(void __user *argp)
+{
+	struct pks_irq_strays req;
+	long rc;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req))
+		return -EINVAL;
+	rc = pks_irq_strays(&req);
+	if (!rc && copy_to_user(argp, &req, sizeof(req)))
+		rc = -EFAULT;
+	return rc;
+}
+
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -85,6 +100,8 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			return -EINVAL;
 		pks_brackets_enable(arg);
 		return 0;
+	case PKS_TEST_IOC_IRQ_STRAYS:
+		return pks_test_ioctl_irq_strays(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -96,6 +96,9 @@ int pks_test_use_range(struct pks_test_ctx *ctx, struct pks_range *r,
 /* stray.c */
 int pks_stray_access(struct pks_copy *a);
 
+/* irqstray.c */
+int pks_irq_strays(struct pks_irq_strays *req);
+
 /* bench.c */
 int pks_bench_run(struct pks_bench *b);
 

@@ -118,9 +118,11 @@ RULE = {"name": "held-page", "task": 4, "softirq": 0, "hardirq": 0,
 RULE_HIDDEN = dict(RULE, task=None, softirq=None, hardirq=None, stepped=None)
 GRANTS = {"armed": True, "counts": True, "tasks_granted": 0,
           "fault_probe_hits": 9, "refills": 2, "spurious": 0,
+          "frames_unwound": 24, "symbol_lookups": 3,
           "boundary_writes": 40, "boundary_hooks": 4, "rules": [RULE]}
 GRANTS_HIDDEN = dict(GRANTS, counts=False, tasks_granted=None,
                      fault_probe_hits=None, refills=None, spurious=None,
+                     frames_unwound=None, symbol_lookups=None,
                      boundary_writes=None, rules=[RULE_HIDDEN])
 
 

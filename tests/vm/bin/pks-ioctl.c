@@ -30,6 +30,12 @@
  *   pks-ioctl stray-move DST SRC
  *	move one word from physical SRC to DST with a single instruction
  *	and no window; exit 0 if it went through, else the errno
+ *   pks-ioctl irq-strays ADDR CPU ROUNDS [control]
+ *	ROUNDS fault-safe stray writes of STRAY_VALUE to physical ADDR from
+ *	a hard interrupt (a pinned hrtimer) on CPU, each followed by one
+ *	from a tasklet there (softirq); "control" runs them with pks.ko's
+ *	context checks off. Print the counts as NAME=N words; exit 0 if
+ *	they ran, else the errno
  *   pks-ioctl storm ADDR N
  *	N fault-safe stray writes around ADDR; print how many were refused
  *   pks-ioctl accounting
@@ -476,6 +482,33 @@ static int do_storm(int argc, char **argv)
 	return 0;
 }
 
+static int do_irq_strays(int argc, char **argv)
+{
+	struct pks_irq_strays req = {
+		.size = sizeof(req),
+		.start = strtoull(argv[2], NULL, 0),
+		.cpu = strtoul(argv[3], NULL, 0),
+		.rounds = strtoul(argv[4], NULL, 0),
+		.value = 0xbadbadbadbadbad0ULL,
+	};
+
+	if (argc > 5 && !strcmp(argv[5], "control"))
+		req.flags = PKS_IRQ_STRAYS_F_CONTROL;
+	else if (argc > 5)
+		return 2;
+	if (ioctl(test_fd(), PKS_TEST_IOC_IRQ_STRAYS, &req) < 0) {
+		fprintf(stderr, "pks-ioctl: irq-strays: %s\n", strerror(errno));
+		return errno;
+	}
+	printf("hardirq_landed=%llu hardirq_refused=%llu softirq_landed=%llu softirq_refused=%llu hardirq_in_kernel=%llu\n",
+	       (unsigned long long)req.hardirq_landed,
+	       (unsigned long long)req.hardirq_refused,
+	       (unsigned long long)req.softirq_landed,
+	       (unsigned long long)req.softirq_refused,
+	       (unsigned long long)req.hardirq_in_kernel);
+	return 0;
+}
+
 static int do_accounting(void)
 {
 #define ___PKS_A(id, name) name
@@ -551,6 +584,8 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "stray-move"))
 		return do_stray_move(argv);
+	if (argc >= 5 && !strcmp(argv[1], "irq-strays"))
+		return do_irq_strays(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "storm"))
 		return do_storm(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "guarded-read")) {
@@ -581,7 +616,7 @@ int main(int argc, char **argv)
 		"       protect-blockdev DEV |\n"
 		"       protect-cost START LEN DAXDEV |\n"
 		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
-		"       stray-move DST SRC |\n"
+		"       stray-move DST SRC | irq-strays ADDR CPU ROUNDS [control] |\n"
 		"       guarded-read ADDR | storm ADDR N | accounting | head |\n"
 		"       brackets | brackets-on 0|1\n");
 	return 2;

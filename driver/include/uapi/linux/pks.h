@@ -407,6 +407,15 @@ struct pks_rule_info {
  * @boundary_writes: out: PKRS writes made at interrupt entry and exit
  * @boundary_hooks: out: interrupt entry and exit hooks in place
  * @rules: out: per rule, indexed by enum pks_rule_id
+ * @frames_unwound: out: return addresses the fault path unwound to judge
+ *	the owner rules (at most 8 per judged fault, none where the
+ *	held-page rule decides)
+ * @symbol_lookups: out: code addresses whose owner was looked up by
+ *	symbol name (the driver's verdict cache missed): none in a steady
+ *	state
+ *
+ * The last two were added later: a caller may still pass @size
+ * PKS_GRANTS_SIZE_V1, and gets back the bytes before them alone.
  */
 struct pks_grants {
 	__u32 size;
@@ -420,7 +429,12 @@ struct pks_grants {
 	__u32 boundary_hooks;
 	__u32 reserved;
 	struct pks_rule_info rules[PKS_RULE_MAX];
+	__u64 frames_unwound;
+	__u64 symbol_lookups;
 };
+
+/* The size of struct pks_grants before @frames_unwound. */
+#define PKS_GRANTS_SIZE_V1	(56 + PKS_RULE_MAX * (PKS_NAME_LEN + 4 * 8))
 
 #define PKS_GRANTS_F_ARMED	(1u << 0)	/* a namespace is protected */
 /*
@@ -556,7 +570,8 @@ struct pks_holders {
 #define PKS_IOC_SET_MODE	_IOW(PKS_IOC_MAGIC, 0x08, struct pks_set_mode)
 
 /*
- * PKS_IOC_GRANTS: fill struct pks_grants.
+ * PKS_IOC_GRANTS: fill struct pks_grants. The number a caller built
+ * with the older, PKS_GRANTS_SIZE_V1 struct uses is accepted as well.
  * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
  */
 #define PKS_IOC_GRANTS		_IOWR(PKS_IOC_MAGIC, 0x09, struct pks_grants)

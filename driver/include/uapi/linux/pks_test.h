@@ -227,6 +227,52 @@ enum pks_bench_figure {
 #define PKS_BENCH_MAX_SLEEP_US	10000
 #define PKS_BENCH_MAX_SLEEP_TOTAL_US	(30u * 1000 * 1000)
 
+/**
+ * struct pks_irq_strays - strays from interrupts on one CPU,
+ *	PKS_TEST_IOC_IRQ_STRAYS: a hard interrupt (a pinned hrtimer) makes a
+ *	fault-safe stray write of one word, then schedules a tasklet there,
+ *	which makes the same write from softirq context; round after round,
+ *	interrupting whatever the CPU runs
+ * @size: in: sizeof(struct pks_irq_strays)
+ * @cpu: in: the CPU
+ * @rounds: in: timer expiries, 1..PKS_IRQ_STRAYS_MAX_ROUNDS
+ * @interval_us: in: time between them, 1..10000; 0 means 500
+ * @flags: in: PKS_IRQ_STRAYS_F_*
+ * @rsvd: in: 0
+ * @start: in: physical address of the word, 8-byte aligned, device-dax
+ *	or fsdax memory
+ * @value: in: what each stray writes
+ * @hardirq_landed: out: the hrtimer's writes that went through
+ * @hardirq_refused: out: those that faulted
+ * @softirq_landed: out: the tasklet's writes that went through (a tasklet
+ *	still pending when the next round schedules it runs once for both)
+ * @softirq_refused: out: those that faulted
+ * @hardirq_in_kernel: out: expiries that interrupted kernel code
+ */
+struct pks_irq_strays {
+	__u32 size;
+	__u32 cpu;
+	__u32 rounds;
+	__u32 interval_us;
+	__u32 flags;
+	__u32 rsvd;
+	__u64 start;
+	__u64 value;
+	__u64 hardirq_landed;
+	__u64 hardirq_refused;
+	__u64 softirq_landed;
+	__u64 softirq_refused;
+	__u64 hardirq_in_kernel;
+};
+
+/*
+ * The control: while the strays run, pks.ko judges interrupts as it did
+ * before it told contexts apart (held pages granted to hard interrupts,
+ * the interrupted context's frames counted for the owner rules).
+ */
+#define PKS_IRQ_STRAYS_F_CONTROL	(1u << 0)
+#define PKS_IRQ_STRAYS_MAX_ROUNDS	100000
+
 /*
  * /dev/pks-test, the device of pks_test.ko: what a production machine
  * does not load. Every call needs CAP_SYS_ADMIN.
@@ -267,5 +313,14 @@ enum pks_bench_figure {
  * Return 0, or -EINVAL for any other value.
  */
 #define PKS_TEST_IOC_BRACKETS	_IO(PKS_IOC_MAGIC, 0x44)
+
+/*
+ * PKS_TEST_IOC_IRQ_STRAYS: the strays struct pks_irq_strays describes.
+ * Return 0 when they ran (see the counts); -ENOENT when @start is not
+ * device-dax or fsdax memory; -EINVAL on a bad size, CPU, count, interval,
+ * flags, alignment or non-zero rsvd; -EBUSY while another run is going on;
+ * -ETIMEDOUT when the rounds did not finish within a minute.
+ */
+#define PKS_TEST_IOC_IRQ_STRAYS	_IOWR(PKS_IOC_MAGIC, 0x45, struct pks_irq_strays)
 
 #endif /* _UAPI_LINUX_PKS_TEST_H */
