@@ -62,10 +62,8 @@ def rows(runs):
             calls = on.get("calls") or on.get("ops") or 1
             out.append((fig, pat or "%d MiB" % (on["bytes_per_call"] >> 20),
                         run, p[False]["mb_per_s"], on["mb_per_s"],
-                        "%.1f PKRS writes, %.1f fault-probe hits, %s/call" %
-                        (on["pkrs_writes"] / calls,
-                         on["fault_probe_hits"] / calls,
-                         grants(on, calls)), "MB/s"))
+                        exact_counts(on, calls), "MB/s",
+                        projection(on, calls)))
         unrelated = {}
         for r in run["records"]:
             if "protected" in r and "workload" in r:
@@ -103,16 +101,60 @@ def rows(runs):
     return out
 
 
+# What one event costs on a CPU with PKS, in microseconds (low, high):
+# estimates, not measured (no PKS machine was at hand); README.md,
+# "Projected on PKS hardware", gives the source of each range.
+EVENT_COST_US = {
+    "pkrs_writes": (0.015, 0.05),      # WRMSR of PKRS, not serialising
+    "fault_probe_hits": (0.5, 1.5),    # #PF entry, fault path, hook, iret
+    "bracket_opens": (0.1, 0.5),       # ftrace entry + kretprobe return
+    "frames_unwound": (0.02, 0.05),    # one ORC unwind step
+    "symbol_lookups": (1.0, 3.0),      # sprint_symbol(): kallsyms + format
+}
+# The two alternatives per access, for the same column: upstream's V10
+# (2 PKRS writes in its access points) and a PTE change with a TLB flush
+# on every CPU (2 PTE writes, 2 shootdowns).
+UPSTREAM_US = (2 * EVENT_COST_US["pkrs_writes"][0],
+               2 * EVENT_COST_US["pkrs_writes"][1])
+PTE_FLUSH_US = (4.0, 20.0)
+
+
+def projection(r, calls):
+    """Protection's added time per call on PKS hardware, from the events
+    counted in record @r over @calls calls: "0.05-0.20 us/call"."""
+    low = high = 0.0
+    for event, (lo, hi) in EVENT_COST_US.items():
+        n = r.get(event, 0)
+        if event == "pkrs_writes":
+            n -= r.get("boundary_writes", 0)  # interrupts', not the call's
+        low += max(n, 0) * lo
+        high += max(n, 0) * hi
+    return "%.2f-%.2f us/call (V10 %.2f-%.2f, PTE+flush %.0f-%.0f)" % (
+        low / calls, high / calls, UPSTREAM_US[0], UPSTREAM_US[1],
+        PTE_FLUSH_US[0], PTE_FLUSH_US[1])
+
+
+def exact_counts(r, calls):
+    """The events of @r over its @calls calls, as the integers counted."""
+    return ("%d calls: %d PKRS writes (%d at interrupt boundaries), %d "
+            "protection-key faults, %d bracket openings, %d frames "
+            "unwound, %d symbol lookups; %s" %
+            (calls, r["pkrs_writes"], r.get("boundary_writes", 0),
+             r["fault_probe_hits"], r.get("bracket_opens", 0),
+             r.get("frames_unwound", 0), r.get("symbol_lookups", 0),
+             grants(r, 1)))
+
+
 def grants(r, calls):
     """The task grants per call by rule (pks-counters.h prints one
     "<rule>_grants" each; irq_grants is every other context), those that
     happened only: "1.0 held-page grants"."""
-    by_rule = ["%.1f %s grants" %
+    by_rule = ["%g %s grants" %
                (v / calls, k[:-len("_grants")].replace("_", "-"))
                for k, v in sorted(r.items())
                if k.endswith("_grants") and k != "irq_grants" and v]
     if r.get("irq_grants"):
-        by_rule.append("%.1f grants in interrupts" % (r["irq_grants"] / calls))
+        by_rule.append("%g grants in interrupts" % (r["irq_grants"] / calls))
     return ", ".join(by_rule) or "no grants"
 
 
@@ -326,12 +368,16 @@ def markdown(runs, table, cost, task):
     if table:
         lines += ["", "| figure | case | kernel | vCPUs | without PKS or "
                   "unprotected | with PKS protection | ratio | counted "
-                  "(asserted) |", "|---|---|---|---|---|---|---|---|"]
-    for fig, case, run, base, prot, counts, unit in table:
+                  "(asserted) | projected on PKS hardware (estimate, not "
+                  "measured) |", "|---|---|---|---|---|---|---|---|---|"]
+    for row in table:
+        fig, case, run, base, prot, counts, unit = row[:7]
+        proj = row[7] if len(row) > 7 else "-"
         ratio = base / prot if unit == "ns/op" else prot / base
-        lines.append("| %s | %s | %s | %d | %.0f %s | %.0f %s | %.2f | %s |" %
+        lines.append("| %s | %s | %s | %d | %.0f %s | %.0f %s | %.2f | %s "
+                     "| %s |" %
                      (fig, case, run["series"], run["vcpus"], base, unit,
-                      prot, unit, ratio, counts))
+                      prot, unit, ratio, counts, proj))
     if cost:
         lines += ["", "Enable and disable against namespace size (ms, "
                   "median of 3 with min-max):", "",

@@ -30,6 +30,8 @@ struct pks_counters {
 	uint64_t spurious;
 	uint64_t boundary_writes;
 	uint64_t bracket_opens;
+	uint64_t frames_unwound;
+	uint64_t symbol_lookups;
 	long switches;
 };
 
@@ -72,6 +74,8 @@ static inline void pks_read_counters(int fd, struct pks_counters *c)
 	c->refills = g.refills;
 	c->spurious = g.spurious;
 	c->boundary_writes = g.boundary_writes;
+	c->frames_unwound = g.frames_unwound;
+	c->symbol_lookups = g.symbol_lookups;
 	for (i = 0; i < br.nr && i < PKS_BRACKET_MAX; i++)
 		c->bracket_opens += br.brackets[i].opens;
 	getrusage(RUSAGE_SELF, &ru);
@@ -82,8 +86,8 @@ static inline void pks_read_counters(int fd, struct pks_counters *c)
  * What the counters grew by from @b to @a, as JSON members with no braces
  * around them, for the caller's object: "pkrs_writes", "fault_probe_hits",
  * one "<rule>_grants" per rule ("held_page_grants", ...: grants to a task),
- * "irq_grants", "refills", "spurious", "boundary_writes", "bracket_opens"
- * and "context_switches".
+ * "irq_grants", "refills", "spurious", "boundary_writes", "bracket_opens",
+ * "frames_unwound", "symbol_lookups" and "context_switches".
  */
 static inline void pks_print_counters(const struct pks_counters *b,
 				      const struct pks_counters *a)
@@ -106,12 +110,15 @@ static inline void pks_print_counters(const struct pks_counters *b,
 	}
 	printf(", \"irq_grants\": %llu, \"refills\": %llu, \"spurious\": %llu, "
 	       "\"boundary_writes\": %llu, \"bracket_opens\": %llu, "
+	       "\"frames_unwound\": %llu, \"symbol_lookups\": %llu, "
 	       "\"context_switches\": %ld",
 	       (unsigned long long)(a->irq_grants - b->irq_grants),
 	       (unsigned long long)(a->refills - b->refills),
 	       (unsigned long long)(a->spurious - b->spurious),
 	       (unsigned long long)(a->boundary_writes - b->boundary_writes),
 	       (unsigned long long)(a->bracket_opens - b->bracket_opens),
+	       (unsigned long long)(a->frames_unwound - b->frames_unwound),
+	       (unsigned long long)(a->symbol_lookups - b->symbol_lookups),
 	       a->switches - b->switches);
 }
 
