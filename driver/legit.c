@@ -38,8 +38,10 @@
  * faulted and no other: a task keeps it until it is interrupted, leaves
  * the CPU or returns to user space; a softirq or a hard interrupt handler
  * until its traced handler ends (boundary.c). Where no end can be hooked
- * (an NMI, interrupt code outside a traced handler) the faulting instruction
- * alone is single-stepped with the key open. Nothing is kept per task:
+ * (interrupt code outside a traced handler) the faulting instruction
+ * alone is single-stepped with the key open. NMI-level contexts (an NMI,
+ * and the #DB, #BP and #MC handlers the kernel runs like one) are granted
+ * nothing: their faults are refused. Nothing is kept per task:
  * the next access after a boundary faults and is judged again. The counts
  * are per CPU, summed when PKS_IOC_GRANTS reads them.
  */

@@ -40,8 +40,11 @@ enum pks_access {
  * the faulting context's alone, as any grant is: a task keeps it until it
  * is interrupted, leaves the CPU or returns to user space; a softirq or a
  * hard interrupt handler until it returns. An access after that faults
- * and is judged again. Where the context's end cannot be seen (an NMI)
- * the faulting instruction alone is single-stepped with the key open.
+ * and is judged again. Where the context's end cannot be seen (interrupt
+ * code outside a traced handler) the faulting instruction alone is
+ * single-stepped with the key open. In NMI-level context (an NMI, and
+ * the #DB, #BP and #MC handlers) nothing is granted and the callback is
+ * not called: such a fault is refused.
  */
 typedef bool (*pks_fault_cb_t)(int key, unsigned long address, bool write,
 			       void *data);
