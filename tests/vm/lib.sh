@@ -114,6 +114,19 @@ bracket_opens() {
 			sub(/.*opens=/, ""); s += $1 } END { print s + 0 }'
 }
 
+# irq_strays ADDR ROUNDS [control]: ROUNDS fault-safe stray writes to
+# ADDR from a hard interrupt (a pinned hrtimer) and a softirq (a tasklet)
+# on cpu0, asked for from cpu1 (PKS_TEST_IOC_IRQ_STRAYS); the counts it
+# prints become the caller's variables
+irq_strays() {
+	local out addr=$1 rounds=$2
+	shift 2
+	out=$(taskset -c 1 pks-ioctl irq-strays "$addr" 0 "$rounds" "$@") ||
+		fail "irq-strays $*: $out"
+	echo "irq-strays ${1:-}: $out"
+	eval "$out"
+}
+
 # owner_access RULE: accesses of RULE's owner let through, by a grant of
 # the rule at the fault or by the owner's copy brackets without one
 owner_access() {

@@ -34,11 +34,7 @@ reader_stop() {
 
 # strays [control]: the strays on cpu0, from cpu1; sets the counts
 strays() {
-	local out
-	out=$(taskset -c 1 pks-ioctl irq-strays $target 0 $ROUNDS "$@") ||
-		fail "irq-strays $*: $out"
-	echo "irq-strays ${1:-}: $out"
-	eval "$out"
+	irq_strays "$target" "$ROUNDS" "$@"
 	echo "held-page grants by context now: $(info_json '.grants.rules[] | select(.name == "held-page") | "task \(.task) softirq \(.softirq) hardirq \(.hardirq) stepped \(.stepped)"')"
 }
 

@@ -64,11 +64,7 @@ worker_stop() {
 
 # strays [control]: the strays on cpu0, from cpu1; sets the counts
 strays() {
-	local out
-	out=$(taskset -c 1 pks-ioctl irq-strays $target 0 $ROUNDS "$@") ||
-		fail "irq-strays $*: $out"
-	echo "irq-strays ${1:-}: $out"
-	eval "$out"
+	irq_strays "$target" "$ROUNDS" "$@"
 }
 
 # Warm up, then a second pass: the owner verdicts are cached.
