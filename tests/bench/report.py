@@ -125,10 +125,12 @@ def projection(r, calls):
     low = high = 0.0
     for event, (lo, hi) in EVENT_COST_US.items():
         n = r.get(event, 0)
+        # The interrupt boundaries' writes are counted apart from the
+        # CPUs' own, and are protection's cost too.
         if event == "pkrs_writes":
-            n -= r.get("boundary_writes", 0)  # interrupts', not the call's
-        low += max(n, 0) * lo
-        high += max(n, 0) * hi
+            n += r.get("boundary_writes", 0)
+        low += n * lo
+        high += n * hi
     return "%.2f-%.2f us/call (V10 %.2f-%.2f, PTE+flush %.0f-%.0f)" % (
         low / calls, high / calls, UPSTREAM_US[0], UPSTREAM_US[1],
         PTE_FLUSH_US[0], PTE_FLUSH_US[1])
@@ -136,7 +138,7 @@ def projection(r, calls):
 
 def exact_counts(r, calls):
     """The events of @r over its @calls calls, as the integers counted."""
-    return ("%d calls: %d PKRS writes (%d at interrupt boundaries), %d "
+    return ("%d calls: %d PKRS writes (and %d at interrupt boundaries), %d "
             "protection-key faults, %d bracket openings, %d frames "
             "unwound, %d symbol lookups; %s" %
             (calls, r["pkrs_writes"], r.get("boundary_writes", 0),
