@@ -252,7 +252,10 @@ vm_cases() {
 	local -x VM_PREPARED=$logs/vm-$k-prepared
 	why=$(tests/vm/prepare.sh "$k" "$VM_PREPARED") ||
 		echo "FAIL vm-$k/prepare: $why" > "$logs/vm-$k-prepare.results"
-	sub "vm-$k-pks" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}"
+	# The shared boot runs about forty cases: more than one VM's 1200 s
+	# on a loaded 2-core host.
+	VM_TIMEOUT=${VM_TIMEOUT:-2700} sub "vm-$k-pks" tests/vm/run-vm.sh \
+		"$k" pks "$logs/vm-$k-pks" "${shared[@]}"
 	for c in "${own[@]}"; do
 		sub "vm-$k-$c" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c"
 		# "# then-boot: NEXT": power off, boot the same VM (same NVDIMM
