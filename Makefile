@@ -360,7 +360,7 @@ $(BUILD)/vm-bin/pks-fuse: tests/vm/bin/pks-fuse.c tests/vm/bin/pks-mapping.h
 	$(CC) $(CPPFLAGS_ALL) $(FUSE_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ $< $(FUSE_LIBS)
 
 $(BUILD)/vm-bin/pks-fsbench: tests/vm/bin/pks-fsbench.c \
-		tests/vm/bin/pks-counters.h $(UAPI)
+		tests/vm/bin/pks-counters.h $(UAPI) $(UAPI_TEST)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
 

@@ -18,8 +18,11 @@
  *   tested first, and when it admits nothing is unwound.
  * - "dax-layer", "pmem-driver": the kernel's DAX code (fs/dax.c and the
  *   dax core, built in, named dax_* or __dax_*) or the pmem block driver
- *   (module nd_pmem) is the faulting instruction or one of its
- *   PKS_OWNER_FRAMES innermost callers in the faulting context. The
+ *   (module nd_pmem) made the access: it is the faulting instruction, or
+ *   the caller of the copy routines (memcpy, copy_mc_*, the iov_iter
+ *   copies) the instruction is in, found within PKS_OWNER_FRAMES callers
+ *   with nothing but copy routines between; other code between (a file
+ *   system's callbacks under dax_iomap_rw()) makes it a stray. The
  *   unwind starts from the fault's registers and stops at the context's
  *   entry (an interrupt's, an exception's or a system call's saved
  *   registers, or the softirq entry): an interrupt is judged by its own
@@ -30,9 +33,9 @@
  * Anything else, a write through a stray pointer into a page nobody holds,
  * is refused. What the rules cannot tell apart: a stray from task or
  * softirq context into a page that is held at that moment (pinned for
- * I/O, or registered as an io_uring or RDMA buffer), and a stray made by
- * code that the owner calls within PKS_OWNER_FRAMES frames (a bio's end_io
- * under the pmem driver).
+ * I/O, or registered as an io_uring or RDMA buffer), a stray made by the
+ * owner's own code or by a copy routine it called on a wrong pointer, and
+ * one made by code the pmem driver calls that runs inside nd_pmem.
  *
  * A grant opens the key (read-only for a read) for the context that
  * faulted and no other: a task keeps it until it is interrupted, leaves
@@ -120,18 +123,50 @@ static bool pks_page_held(unsigned long address)
 	return page_ref_count(page) > 1;
 }
 
-/* Which owner's code @addr lies in, by its name: a rule, or -1. */
+/*
+ * A verdict on code that is no owner's but copies or fills memory for its
+ * caller (memcpy, copy_mc_to_kernel, the iov_iter copies, a cache
+ * write-back): the owner rules look through it to the function that
+ * called it, and stop at any other code.
+ */
+#define PKS_VERDICT_BRIDGE	(-2)
+
+/*
+ * The kernel's copy and fill routines, by name prefix (lib/, arch/x86/lib/
+ * and lib/iov_iter.c name them so on both kernels); what they copy is
+ * their caller's business, so a stray through one is judged by its
+ * caller. Matching too wide here admits nothing by itself: the first
+ * other function must still be the owner's.
+ */
+static const char *const pks_bridge_prefixes[] = {
+	"mem", "__mem", "copy_", "_copy_", "__copy_", "rep_movs",
+	"rep_stos", "arch_wb_cache_pmem", "clean_cache_range",
+};
+
+/*
+ * Which owner's code @addr lies in, by its name: a rule, -1 or
+ * PKS_VERDICT_BRIDGE.
+ */
 static int pks_owner_by_name(unsigned long addr, char *sym)
 {
 	const char *mod;
+	int i;
 
 	sprint_symbol(sym, addr);
 	mod = strchr(sym, '[');
 	if (mod)
 		return strncmp(mod, "[nd_pmem]", 9) ? -1 : PKS_RULE_PMEM;
-	/* fs/dax.c and drivers/dax/super.c: built in, all named dax_*. */
-	if (!strncmp(sym, "dax_", 4) || !strncmp(sym, "__dax_", 6))
+	/*
+	 * fs/dax.c and drivers/dax/super.c: built in, named dax_*, but for
+	 * the copy of a private write fault's page.
+	 */
+	if (!strncmp(sym, "dax_", 4) || !strncmp(sym, "__dax_", 6) ||
+	    !strncmp(sym, "copy_cow_page_dax", 17))
 		return PKS_RULE_DAX;
+	for (i = 0; i < ARRAY_SIZE(pks_bridge_prefixes); i++)
+		if (!strncmp(sym, pks_bridge_prefixes[i],
+			     strlen(pks_bridge_prefixes[i])))
+			return PKS_VERDICT_BRIDGE;
 	return -1;
 }
 
@@ -212,46 +247,52 @@ static bool pks_irq_entry(unsigned long addr)
 
 /*
  * The owner of the faulting context's code: the faulting instruction's,
- * else that of the first of its callers, up to PKS_OWNER_FRAMES of them,
- * that has one, unwound one at a time until one does. The unwind starts
- * from the fault's registers, so no frame of the fault handler's is read
+ * or else its caller's when the instruction is in a copy routine (a
+ * bridge), and so on up the callers, up to PKS_OWNER_FRAMES of them,
+ * unwound one at a time. The first function that is neither a bridge nor
+ * the owner's ends the search: a file system's block allocation, journal
+ * or extent code that dax_iomap_rw() calls back is no owner, however
+ * close it runs to the DAX layer. The unwind starts from the fault's
+ * registers, so no frame of the fault handler's is read
  * (stack_trace_save_regs() would do the same, but neither kernel exports
  * it; __unwind_start() and unwind_next_frame() are exported on both). It
  * stops at the context's entry: an entry frame (pt_regs saved by an
  * interrupt, exception or system call: past it lie the frames of the
  * context it interrupted), or entry code, which filter_irq_stacks() knows
  * (hard interrupt entry, and __do_softirq(), which has no entry frame
- * when local_bh_enable() runs softirqs). With @cut false (the test's
- * control), neither stops it, and it may go twice as far.
+ * when local_bh_enable() runs softirqs). With @strict false (the test's
+ * control) it judges as before ba5b4f9's review: any owner among the
+ * callers, past other code and the context's entry, twice as far.
  *
  * Return: an enum pks_rule_id, or -1.
  */
-static int pks_context_owner(struct pt_regs *fregs, bool cut,
+static int pks_context_owner(struct pt_regs *fregs, bool strict,
 			     struct pks_legit_stats *st)
 {
-	unsigned int nr = 0, max = cut ? PKS_OWNER_FRAMES :
-					  PKS_JUDGED_MAX - 1;
+	unsigned int nr = 0, max = strict ? PKS_OWNER_FRAMES :
+					     PKS_JUDGED_MAX - 1;
 	struct unwind_state state;
 	unsigned long ret;
 	bool partial;
-	int rule;
+	int verdict;
 
-	rule = pks_owner_of(fregs->ip, st);
+	verdict = pks_owner_of(fregs->ip, st);
 	for (unwind_start(&state, current, fregs, NULL);
-	     rule < 0 && !unwind_done(&state) && nr < max;
+	     (verdict == PKS_VERDICT_BRIDGE || (!strict && verdict < 0)) &&
+	     !unwind_done(&state) && nr < max;
 	     unwind_next_frame(&state)) {
-		if (cut && unwind_get_entry_regs(&state, &partial))
+		if (strict && unwind_get_entry_regs(&state, &partial))
 			break;
 		ret = unwind_get_return_address(&state);
 		if (!ret)
 			break;
 		nr++;
-		if (cut && pks_irq_entry(ret))
+		if (strict && pks_irq_entry(ret))
 			break;
-		rule = pks_owner_of(ret, st);
+		verdict = pks_owner_of(ret, st);
 	}
 	st->frames += nr;
-	return rule;
+	return verdict >= 0 ? verdict : -1;
 }
 
 /**

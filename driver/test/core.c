@@ -80,6 +80,36 @@ static long pks_test_ioctl_irq_strays(void __user *argp)
 	return rc;
 }
 
+static long pks_test_ioctl_v10_price(void __user *argp)
+{
+	struct pks_v10_price req;
+	long rc;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req) || req.pad)
+		return -EINVAL;
+	rc = pks_v10_price(&req);
+	if (!rc && copy_to_user(argp, &req, sizeof(req)))
+		rc = -EFAULT;
+	return rc;
+}
+
+static long pks_test_ioctl_fs_strays(void __user *argp)
+{
+	struct pks_fs_strays req;
+	long rc;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req))
+		return -EINVAL;
+	rc = pks_fs_strays(&req);
+	if (!rc && copy_to_user(argp, &req, sizeof(req)))
+		rc = -EFAULT;
+	return rc;
+}
+
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -102,6 +132,10 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case PKS_TEST_IOC_IRQ_STRAYS:
 		return pks_test_ioctl_irq_strays(argp);
+	case PKS_TEST_IOC_V10_PRICE:
+		return pks_test_ioctl_v10_price(argp);
+	case PKS_TEST_IOC_FS_STRAYS:
+		return pks_test_ioctl_fs_strays(argp);
 	default:
 		return -ENOTTY;
 	}
@@ -161,6 +195,8 @@ static int __init pks_test_init(void)
 static void __exit pks_test_exit(void)
 {
 	misc_deregister(&pks_test_misc);
+	pks_v10_exit();
+	pks_fs_strays_exit();
 	pks_upstream_exit();
 }
 

@@ -98,6 +98,10 @@ int pks_stray_access(struct pks_copy *a);
 
 /* irqstray.c */
 int pks_irq_strays(struct pks_irq_strays *req);
+int pks_v10_price(struct pks_v10_price *req);
+void pks_v10_exit(void);
+int pks_fs_strays(struct pks_fs_strays *req);
+void pks_fs_strays_exit(void);
 
 /* bench.c */
 int pks_bench_run(struct pks_bench *b);

@@ -54,7 +54,10 @@ def rows(runs):
         for r in run["records"]:
             if "protected" in r and "mb_per_s" in r:
                 key = (r["figure"], r.get("pattern", ""))
-                pairs.setdefault(key, {})[r["protected"]] = r
+                # The unprotected run priced as upstream's V10 on this
+                # machine (two PKRS writes per copy) is a third side.
+                side = "v10" if r.get("v10_price") else r["protected"]
+                pairs.setdefault(key, {})[side] = r
         for (fig, pat), p in sorted(pairs.items()):
             if True not in p or False not in p:
                 continue
@@ -64,6 +67,13 @@ def rows(runs):
                         run, p[False]["mb_per_s"], on["mb_per_s"],
                         exact_counts(on, calls), "MB/s",
                         projection(on, calls)))
+            if "v10" in p:
+                out.append((fig + ", against V10's price", pat, run,
+                            p["v10"]["mb_per_s"], on["mb_per_s"],
+                            "baseline: unprotected with %d PKRS writes of "
+                            "the register's own value around the owner's "
+                            "copies (upstream's 2 per copy; each flushes "
+                            "TCG's TLB)" % p["v10"]["v10_writes"], "MB/s"))
         unrelated = {}
         for r in run["records"]:
             if "protected" in r and "workload" in r:

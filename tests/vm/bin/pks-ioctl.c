@@ -36,6 +36,12 @@
  *	from a tasklet there (softirq); "control" runs them with pks.ko's
  *	context checks off. Print the counts as NAME=N words; exit 0 if
  *	they ran, else the errno
+ *   pks-ioctl fs-strays-arm ADDR [control]
+ *	arm fault-safe stray writes of STRAY_VALUE to physical ADDR from
+ *	ext4's iomap_begin callback (a kprobe: each call in a task strays
+ *	once); "control" judges them as pks.ko did before the review
+ *   pks-ioctl fs-strays-disarm
+ *	disarm them and print landed=N refused=N
  *   pks-ioctl storm ADDR N
  *	N fault-safe stray writes around ADDR; print how many were refused
  *   pks-ioctl accounting
@@ -509,6 +515,30 @@ static int do_irq_strays(int argc, char **argv)
 	return 0;
 }
 
+static int do_fs_strays(int argc, char **argv, int on)
+{
+	struct pks_fs_strays req = {
+		.size = sizeof(req),
+		.on = on,
+		.start = on ? strtoull(argv[2], NULL, 0) : 0,
+		.value = 0xbadbadbadbadbad0ULL,
+	};
+
+	if (on && argc > 3 && !strcmp(argv[3], "control"))
+		req.flags = PKS_FS_STRAYS_F_CONTROL;
+	else if (on && argc > 3)
+		return 2;
+	if (ioctl(test_fd(), PKS_TEST_IOC_FS_STRAYS, &req) < 0) {
+		fprintf(stderr, "pks-ioctl: fs-strays: %s\n", strerror(errno));
+		return errno;
+	}
+	if (!on)
+		printf("landed=%llu refused=%llu\n",
+		       (unsigned long long)req.landed,
+		       (unsigned long long)req.refused);
+	return 0;
+}
+
 static int do_accounting(void)
 {
 #define ___PKS_A(id, name) name
@@ -586,6 +616,10 @@ int main(int argc, char **argv)
 		return do_stray_move(argv);
 	if (argc >= 5 && !strcmp(argv[1], "irq-strays"))
 		return do_irq_strays(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "fs-strays-arm"))
+		return do_fs_strays(argc, argv, 1);
+	if (argc >= 2 && !strcmp(argv[1], "fs-strays-disarm"))
+		return do_fs_strays(argc, argv, 0);
 	if (argc >= 3 && !strcmp(argv[1], "storm"))
 		return do_storm(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "guarded-read")) {
@@ -617,6 +651,7 @@ int main(int argc, char **argv)
 		"       protect-cost START LEN DAXDEV |\n"
 		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
 		"       stray-move DST SRC | irq-strays ADDR CPU ROUNDS [control] |\n"
+		"       fs-strays-arm ADDR [control] | fs-strays-disarm |\n"
 		"       guarded-read ADDR | storm ADDR N | accounting | head |\n"
 		"       brackets | brackets-on 0|1\n");
 	return 2;

@@ -273,6 +273,53 @@ struct pks_irq_strays {
 #define PKS_IRQ_STRAYS_F_CONTROL	(1u << 0)
 #define PKS_IRQ_STRAYS_MAX_ROUNDS	100000
 
+/**
+ * struct pks_v10_price - upstream's two PKRS writes per copy, emulated
+ * @size: in: sizeof(struct pks_v10_price)
+ * @on: in: 1 to bracket the owner's file copies (dax_copy_to_iter,
+ *	dax_copy_from_iter) with two writes of the register's own value,
+ *	0 to remove the brackets
+ * @rsvd: in: 0
+ * @writes: out: the writes made since the last placement
+ */
+struct pks_v10_price {
+	__u32 size;
+	__u32 on;
+	__u32 rsvd;
+	__u32 pad;
+	__u64 writes;
+};
+
+/**
+ * struct pks_fs_strays - strays from ext4's own code under the DAX layer
+ * @size: in: sizeof(struct pks_fs_strays)
+ * @on: in: 1 to arm (a kprobe on ext4_iomap_begin makes one fault-safe
+ *	stray write per call in a task), 0 to disarm and read the counts
+ * @flags: in: PKS_FS_STRAYS_F_*, when arming
+ * @rsvd: in: 0
+ * @start: in: physical address of the word, 8-byte aligned, device-dax
+ *	or fsdax memory
+ * @value: in: what each stray writes
+ * @landed: out: the writes that went through since arming
+ * @refused: out: those that faulted
+ */
+struct pks_fs_strays {
+	__u32 size;
+	__u32 on;
+	__u32 flags;
+	__u32 rsvd;
+	__u64 start;
+	__u64 value;
+	__u64 landed;
+	__u64 refused;
+};
+
+/*
+ * The control: while armed, pks.ko judges the owner rules as it did
+ * before the review (any DAX or pmem code among the callers admits).
+ */
+#define PKS_FS_STRAYS_F_CONTROL		(1u << 0)
+
 /*
  * /dev/pks-test, the device of pks_test.ko: what a production machine
  * does not load. Every call needs CAP_SYS_ADMIN.
@@ -322,5 +369,22 @@ struct pks_irq_strays {
  * -ETIMEDOUT when the rounds did not finish within a minute.
  */
 #define PKS_TEST_IOC_IRQ_STRAYS	_IOWR(PKS_IOC_MAGIC, 0x45, struct pks_irq_strays)
+
+/*
+ * PKS_TEST_IOC_V10_PRICE: what struct pks_v10_price says, for the
+ * benchmark's ext4 figure (what a design writing PKRS twice per call
+ * costs on this machine, with no right changed).
+ * Return 0; -EINVAL on a bad size, @on or non-zero @rsvd; an error from
+ * register_kretprobe() when a function cannot be probed.
+ */
+#define PKS_TEST_IOC_V10_PRICE	_IOWR(PKS_IOC_MAGIC, 0x48, struct pks_v10_price)
+
+/*
+ * PKS_TEST_IOC_FS_STRAYS: what struct pks_fs_strays says.
+ * Return 0; -ENOENT when @start is not device-dax or fsdax memory;
+ * -EBUSY when armed already; -EINVAL on a bad size, @on, flags, alignment
+ * or non-zero @rsvd; an error from register_kprobe() (no ext4).
+ */
+#define PKS_TEST_IOC_FS_STRAYS	_IOWR(PKS_IOC_MAGIC, 0x49, struct pks_fs_strays)
 
 #endif /* _UAPI_LINUX_PKS_TEST_H */
