@@ -8,6 +8,7 @@
 #include <libkmod.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/utsname.h>
 
 #include "builtin.h"
@@ -44,8 +45,14 @@ const char *pkstool_module_hint(const char *module, char *buf, size_t len)
 	}
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "this kernel");
+	/*
+	 * Both ways of installing it: the packages (pks-dkms builds it for
+	 * each kernel whose headers are installed) and a source tree.
+	 */
 	snprintf(buf, len,
-		 "the %s module is not installed for kernel %s: 'make install' builds it with DKMS, or 'dkms install pks/%s -k %s' (see README.md, 'When the DKMS build fails')",
-		 module, u.release, PKSTOOL_VERSION, u.release);
+		 "the %s module is not installed for kernel %s: with the packages, 'apt install %s linux-headers-%s' builds it with DKMS ('dkms status' shows the build; see /usr/share/doc/pks-dkms/README.Debian); from a source tree, 'make install'",
+		 module, u.release,
+		 strcmp(module, "pks") ? "pks-test-dkms" : "pks-dkms",
+		 u.release);
 	return buf;
 }

@@ -76,6 +76,41 @@ int pks_key_alloc(const char *owner, pks_fault_cb_t fault_cb, void *data)
 EXPORT_SYMBOL_GPL(pks_key_alloc);
 
 /*
+ * Key frees, counted, and the count at each key's last free: a task's
+ * window rights are kept in the task while it sleeps, out of reach of
+ * the IPI below, so a task checks them against these when it next runs
+ * (task.c), and a freed key's rights are not given back to it. Written
+ * under pks_keys_lock; read locklessly (a 32-bit count, compared as a
+ * distance so that it may wrap).
+ */
+static u32 pks_key_free_count;
+static u32 pks_key_freed_at[PKS_NR_KEYS];
+
+u32 pks_key_frees(void)
+{
+	return READ_ONCE(pks_key_free_count);
+}
+
+/* Whether @key was freed after the count was @frees. */
+bool pks_key_freed_since(int key, u32 frees)
+{
+	return (s32)(READ_ONCE(pks_key_freed_at[key]) - frees) > 0;
+}
+
+/* @pkrs with every key freed after the count was @frees closed. */
+u32 pks_close_freed_keys(u32 pkrs, u32 frees)
+{
+	int key;
+
+	for (key = 1; key < PKS_NR_KEYS; key++)
+		if (pks_key_freed_since(key, frees))
+			pkrs = (pkrs & ~((PKS_PKRS_AD | PKS_PKRS_WD) <<
+					  PKS_PKRS_SHIFT(key))) |
+			       (PKS_PKRS_AD << PKS_PKRS_SHIFT(key));
+	return pkrs;
+}
+
+/*
  * On each CPU, from an IPI: the IPI's own boundary ended every grant
  * there; no context level keeps rights to the key either.
  */
@@ -109,6 +144,9 @@ void pks_key_free(int key)
 	 * before must still find its @data, which goes in the final clear.
 	 */
 	WRITE_ONCE(pks_keys[key].fault_cb, NULL);
+	/* Before the IPI: a task it finds running checks at its next switch. */
+	WRITE_ONCE(pks_key_freed_at[key], pks_key_free_count + 1);
+	WRITE_ONCE(pks_key_free_count, pks_key_free_count + 1);
 	spin_unlock_irqrestore(&pks_keys_lock, flags);
 	/* The fault path calls callbacks with preemption off. */
 	synchronize_rcu();

@@ -51,6 +51,9 @@ void pks_fill_cpu_info_as(unsigned int cpu, struct pks_cpu_info *info,
 void pks_write_pkrs_boundary(u32 pkrs);
 
 /* task.c */
+u32 pks_key_frees(void);
+bool pks_key_freed_since(int key, u32 frees);
+u32 pks_close_freed_keys(u32 pkrs, u32 frees);
 struct pks_task *pks_task_find(void);
 struct pks_task *pks_task_get(struct pks_task *own);
 void pks_task_put(struct pks_task *t);

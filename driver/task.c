@@ -31,9 +31,26 @@ static void pks_task_load(u32 pkrs)
 	local_irq_restore(flags);
 }
 
+/*
+ * A key freed while the task slept (or ran elsewhere) loses its rights
+ * here, before they are loaded: pks_key_free() reaches CPUs, not tasks.
+ */
+static void pks_task_drop_freed(struct pks_task *t)
+{
+	u32 frees = pks_key_frees();
+
+	if (likely(t->frees == frees))
+		return;
+	t->pkrs = pks_close_freed_keys(t->pkrs, t->frees);
+	t->frees = frees;
+}
+
 static void pks_task_sched_in(struct preempt_notifier *pn, int cpu)
 {
-	pks_task_load(container_of(pn, struct pks_task, pn)->pkrs);
+	struct pks_task *t = container_of(pn, struct pks_task, pn);
+
+	pks_task_drop_freed(t);
+	pks_task_load(t->pkrs);
 }
 
 static void pks_task_sched_out(struct preempt_notifier *pn,
@@ -86,6 +103,7 @@ struct pks_task *pks_task_get(struct pks_task *own)
 		return NULL;
 	own->pkrs = PKS_DEFAULT_PKRS;
 	own->depth = 1;
+	own->frees = pks_key_frees();
 	preempt_notifier_init(&own->pn, &pks_task_ops);
 	preempt_notifier_register(&own->pn);
 	pks_acct_add(PKS_ACCT_TASK_STATES, 1);
@@ -116,6 +134,7 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	pks_task_drop_freed(t);
 	t->pkrs = (t->pkrs & ~mask) | (bits << PKS_PKRS_SHIFT(key));
 	pks_level_set_task(t->pkrs);
 	pks_set_key_bits(key, bits);
@@ -144,6 +163,7 @@ void pks_task_window_open(int key, enum pks_access access,
 	w->task = pks_task_get(&w->own);
 	if (w->task) {
 		w->key = key;
+		w->frees = pks_key_frees();
 		w->saved = pks_key_bits(key, w->task->pkrs);
 		pks_task_set_key(w->task, key, pks_access_bits(access));
 	}
@@ -155,7 +175,9 @@ EXPORT_SYMBOL_GPL(pks_task_window_open);
  * pks_task_window_close() - close a window from pks_task_window_open()
  * @w: the window
  *
- * Restores @w's key to what it was when the window opened.
+ * Restores @w's key to what it was when the window opened, or closes it
+ * when the key was freed since: an outer window's rights are not given
+ * back to whoever holds the key now.
  */
 void pks_task_window_close(struct pks_task_window *w)
 {
@@ -163,7 +185,9 @@ void pks_task_window_close(struct pks_task_window *w)
 		return;
 	WARN_ON_ONCE(pks_task_find() != w->task);
 	preempt_disable();
-	pks_task_set_key(w->task, w->key, w->saved);
+	pks_task_set_key(w->task, w->key,
+			 pks_key_freed_since(w->key, w->frees) ?
+			 PKS_PKRS_AD : w->saved);
 	pks_task_put(w->task);
 	preempt_enable();
 	w->task = NULL;

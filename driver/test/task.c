@@ -335,9 +335,112 @@ static int pks_test_exception(struct pks_test_ctx *ctx)
 	return result;
 }
 
+/**
+ * struct pks_free_sleeper - the thread of the key-free-window case
+ * @freed: the key freed while the thread sleeps
+ * @kept: the key it keeps
+ * @opened: completed once both windows are open
+ * @go: waited on, asleep, while the test frees @freed
+ * @freed_bits: @freed's bits in PKRS once it ran again
+ * @kept_bits: @kept's, the same
+ * @closed_bits: @freed's after both windows closed
+ * @freed_write: a store to @freed's page went through
+ * @kept_write: a store to @kept's page went through
+ */
+struct pks_free_sleeper {
+	struct pks_test_page *freed, *kept;
+	struct completion opened, go, done;
+	u32 freed_bits, kept_bits, closed_bits;
+	bool freed_write, kept_write;
+};
+
+static int pks_free_sleeper_fn(void *data)
+{
+	struct pks_free_sleeper *fs = data;
+	struct pks_task_window outer, inner;
+
+	pks_task_window_open(fs->freed->key, PKS_READ_WRITE, &outer);
+	pks_task_window_open(fs->kept->key, PKS_READ_WRITE, &inner);
+	complete(&fs->opened);
+	wait_for_completion(&fs->go);
+	preempt_disable();
+	fs->freed_bits = pks_msr_key_bits(fs->freed->key);
+	fs->kept_bits = pks_msr_key_bits(fs->kept->key);
+	fs->freed_write = pks_can_write(fs->freed->addr, 1);
+	fs->kept_write = pks_can_write(fs->kept->addr, 1);
+	preempt_enable();
+	pks_task_window_close(&inner);
+	pks_task_window_close(&outer);
+	fs->closed_bits = pks_msr_key_bits(fs->freed->key);
+	complete(&fs->done);
+	return 0;
+}
+
+/*
+ * key-free-window: a thread holds task windows on two keys and sleeps;
+ * one key is freed meanwhile and allocated again to another owner. When
+ * the thread runs again it must have no access to the freed key (its
+ * pages refuse a store), not even after closing the window, which puts
+ * back what it held before; the control: the kept key's window is still
+ * open across the same sleep, so the rights were not simply all lost.
+ */
+static int pks_test_key_free_window(struct pks_test_ctx *ctx)
+{
+	struct pks_test_page freed, kept;
+	struct pks_free_sleeper fs = { .freed = &freed, .kept = &kept };
+	struct task_struct *t;
+	int next = -1, rc, result;
+
+	rc = pks_test_page_alloc(&freed, "test:key-free-window");
+	if (rc)
+		return rc;
+	rc = pks_test_page_alloc(&kept, "test:key-free-window-kept");
+	if (rc) {
+		pks_test_page_free(&freed);
+		return rc;
+	}
+	init_completion(&fs.opened);
+	init_completion(&fs.go);
+	init_completion(&fs.done);
+	t = kthread_run(pks_free_sleeper_fn, &fs, "pks-free-sleeper");
+	if (IS_ERR(t)) {
+		result = PTR_ERR(t);
+		goto out;
+	}
+	wait_for_completion(&fs.opened);
+	/* The freed key's page stays keyed with it: the next owner's now. */
+	pks_key_free(freed.key);
+	next = pks_key_alloc("test:key-free-window-next", NULL, NULL);
+	complete(&fs.go);
+	wait_for_completion(&fs.done);
+	if (fs.kept_bits || !fs.kept_write)
+		result = pks_test_fail(ctx, "control: the kept window was lost across the sleep (bits %#x, store %s)",
+				       fs.kept_bits,
+				       fs.kept_write ? "went through" : "faulted");
+	else if (fs.freed_bits != PKS_PKRS_AD || fs.freed_write)
+		result = pks_test_fail(ctx, "the freed key came back open: bits %#x, store %s",
+				       fs.freed_bits,
+				       fs.freed_write ? "went through" : "faulted");
+	else if (fs.closed_bits != PKS_PKRS_AD)
+		result = pks_test_fail(ctx, "closing the window reopened the freed key: bits %#x",
+				       fs.closed_bits);
+	else
+		result = PKS_RESULT_PASS;
+out:
+	if (next > 0)
+		pks_key_free(next);
+	/* Freed above once the thread ran. */
+	if (!IS_ERR(t))
+		freed.key = 0;
+	pks_test_page_free(&kept);
+	pks_test_page_free(&freed);
+	return result;
+}
+
 static const struct pks_test task_tests[] = {
 	{ PKS_TEST_CONTEXT_SWITCH, pks_test_context_switch },
 	{ PKS_TEST_EXCEPTION, pks_test_exception },
+	{ PKS_TEST_KEY_FREE_WINDOW, pks_test_key_free_window },
 };
 
 PKS_TEST_CATEGORY(pks_task_tests, task_tests);

@@ -63,6 +63,7 @@ void pks_window_close(int key, unsigned int prev);
  * @pn: preempt notifier, registered on the task while it holds windows
  * @pkrs: the PKRS value the task's windows give it
  * @depth: windows that hold @pn registered
+ * @frees: the count of key frees @pkrs was last checked against
  *
  * Private to the driver; a consumer only provides the storage, inside
  * struct pks_task_window.
@@ -71,6 +72,7 @@ struct pks_task {
 	struct preempt_notifier pn;
 	u32 pkrs;
 	unsigned int depth;
+	u32 frees;
 };
 
 /**
@@ -79,12 +81,14 @@ struct pks_task {
  * @task: the task state in use (@own or an outer window's)
  * @key: the key
  * @saved: the key's bits in the task's PKRS before the window
+ * @frees: the count of key frees when it opened
  */
 struct pks_task_window {
 	struct pks_task own;
 	struct pks_task *task;
 	int key;
 	u32 saved;
+	u32 frees;
 };
 
 void pks_task_window_open(int key, enum pks_access access,

@@ -14,8 +14,10 @@ unload_pks
 setup_namespaces 2>/dev/null
 out=$(pkstool enable dax0.0 2>&1)
 echo "$out"
-echo "$out" | grep -q "the pks module is not installed for kernel $kver" ||
+echo "$out" | grep -q "the pks module is not installed for kernel $kver: with the packages, 'apt install pks-dkms linux-headers-$kver' builds it" ||
 	fail "no 'not installed' hint before the install: $out"
+echo "$out" | grep -q "from a source tree, 'make install'" ||
+	fail "the hint does not name the source tree's step: $out"
 echo "$out" | grep -q "modprobe pks'" && fail "hint says modprobe before the install: $out"
 
 mkdir -p "$dir/updates/dkms"

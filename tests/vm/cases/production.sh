@@ -43,7 +43,7 @@ out=$(pkstool test single-key 2>&1)
 expect_eq "test without pks_test.ko exit" "$?" 77
 # Nothing installs the modules in this VM, so the hint must name the
 # missing install step (the modprobe case checks the installed wording).
-echo "$out" | grep -q "the test module is not loaded (/dev/pks-test is missing): the pks_test module is not installed for kernel $(uname -r): 'make install' builds it with DKMS" ||
+echo "$out" | grep -q "the test module is not loaded (/dev/pks-test is missing): the pks_test module is not installed for kernel $(uname -r): with the packages, 'apt install pks-test-dkms linux-headers-$(uname -r)' builds it with DKMS" ||
 	fail "missing test module error unclear: $out"
 pks-ioctl malformed || fail "the production device's checks"
 

@@ -18,16 +18,16 @@ echo "$json" | jq -r '.[0].message' | grep -q 'none was named' ||
 out=$(pkstool test all dax0.0) || fail "pkstool test all dax0.0 exited $?: $out"
 echo "$out"
 for t in check-defaults single-key context-switch exception fault-callback unclaimed \
-	 protect stray-write resume nmi key-free ipi-race boundary; do
+	 protect stray-write resume nmi key-free ipi-race boundary key-free-window; do
 	echo "$out" | grep -qx "\[OK\] $t" || fail "no [OK] line for $t"
 done
 echo "$out" | grep -q 'all-keys\|crash' && fail "'all' ran all-keys or crash"
 
 expect_rc 0 pkstool test all-keys
 json=$(pkstool test --json all all-keys dax0.0) || fail "test --json exited $?"
-expect_eq "json tests" "$(echo "$json" | jq 'length')" 14
+expect_eq "json tests" "$(echo "$json" | jq 'length')" 15
 expect_eq "json passes" \
-	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 14
+	"$(echo "$json" | jq '[.[] | select(.result == "pass")] | length')" 15
 
 # No key may stay allocated after the cases.
 expect_eq "free keys after tests" \

@@ -33,6 +33,7 @@
 	___PKS_T(KEY_FREE, "key-free", 0),				\
 	___PKS_T(IPI_RACE, "ipi-race", 0),				\
 	___PKS_T(BOUNDARY, "boundary", PKS_TEST_F_NEEDS_DAX),		\
+	___PKS_T(KEY_FREE_WINDOW, "key-free-window", 0),		\
 	___PKS_T(NR, "", 0)						\
 }
 
