@@ -80,6 +80,18 @@ static long pks_test_ioctl_irq_strays(void __user *argp)
 	return rc;
 }
 
+static long pks_test_ioctl_ipmodify(void __user *argp)
+{
+	struct pks_ipmodify req;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req) || req.rsvd ||
+	    !memchr(req.function, '\0', sizeof(req.function)))
+		return -EINVAL;
+	return pks_ipmodify_try(&req);
+}
+
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -102,6 +114,8 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case PKS_TEST_IOC_IRQ_STRAYS:
 		return pks_test_ioctl_irq_strays(argp);
+	case PKS_TEST_IOC_IPMODIFY:
+		return pks_test_ioctl_ipmodify(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -99,6 +99,9 @@ int pks_stray_access(struct pks_copy *a);
 /* irqstray.c */
 int pks_irq_strays(struct pks_irq_strays *req);
 
+/* ipmodify.c */
+int pks_ipmodify_try(struct pks_ipmodify *req);
+
 /* bench.c */
 int pks_bench_run(struct pks_bench *b);
 

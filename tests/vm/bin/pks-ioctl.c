@@ -46,6 +46,10 @@
  *	placed=0|1 opens=N missed=N; then on=0|1 (the test knob)
  *   pks-ioctl brackets-on 0|1
  *	turn the brackets off or on again (the test module's knob)
+ *   pks-ioctl ipmodify FUNCTION
+ *	try to add an ip-modifying ftrace_ops (as a livepatch) on FUNCTION
+ *	and remove it again; exit 0 if ftrace took it, else the errno
+ *	(EBUSY: another ip-modifying user holds FUNCTION)
  *   pks-ioctl head
  *	print the sequence number the log's next record (a fault or a
  *	protection event) will get
@@ -556,6 +560,19 @@ static int do_brackets_on(const char *arg)
 	return 0;
 }
 
+static int do_ipmodify(const char *function)
+{
+	struct pks_ipmodify req = { .size = sizeof(req) };
+
+	snprintf(req.function, sizeof(req.function), "%s", function);
+	if (ioctl(test_fd(), PKS_TEST_IOC_IPMODIFY, &req) < 0) {
+		printf("ipmodify %s: %s\n", function, strerror(errno));
+		return errno;
+	}
+	printf("ipmodify %s: taken\n", function);
+	return 0;
+}
+
 static int do_head(void)
 {
 	struct pks_faults req = { .size = sizeof(req) };
@@ -586,6 +603,8 @@ int main(int argc, char **argv)
 		return do_stray_move(argv);
 	if (argc >= 5 && !strcmp(argv[1], "irq-strays"))
 		return do_irq_strays(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "ipmodify"))
+		return do_ipmodify(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "storm"))
 		return do_storm(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "guarded-read")) {
