@@ -19,6 +19,10 @@ KPROBES_ON=/sys/kernel/debug/kprobes/enabled
 T=/sys/kernel/tracing
 
 load_pks
+[ -e $KPROBES_ON ] || mount -t debugfs none /sys/kernel/debug ||
+	fail "cannot mount debugfs"
+[ -e $T/enabled_functions ] || mount -t tracefs none $T ||
+	fail "cannot mount tracefs"
 # Whatever happens below, kprobes are on again for the cases after this
 # one (the dax guard is a kprobe).
 trap 'echo 1 > $KPROBES_ON' EXIT
