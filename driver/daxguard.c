@@ -29,7 +29,10 @@
  * refuses a second ip-modifying user of dax_mmap(), a livepatch say, with
  * EBUSY, where without it both were called and the later one's ip won,
  * silently. The other way round, the guard is refused (and says so) while
- * such a user holds dax_mmap().
+ * such a user holds dax_mmap(). Kprobes pick the ops when they arm the
+ * first probe at an address: should a kprobe without a post-handler (a
+ * kprobe event, say) already sit on dax_mmap(), the guard joins it on
+ * the plain ops, and a later ip-modifying user is not refused.
  */
 #include "pks_internal.h"
 
