@@ -28,6 +28,12 @@ load_pks
 trap 'echo 1 > $KPROBES_ON' EXIT
 expect_eq "kprobes enabled at start" "$(cat $KPROBES_ON)" 1
 grep -q '^device_dax ' /proc/modules || fail "device_dax is not loaded"
+# A second ip-modifying user is refused where the driver redirects ip.
+for fn in dax_mmap page_fault_oops; do
+	pks-ioctl ipmodify $fn
+	expect_eq "ipmodify $fn with pks.ko loaded" "$?" 16
+done
+
 # The guard is placed on ftrace, and ftrace marks dax_mmap ip-modified
 # ("I" in enabled_functions).
 grep ' dax_mmap' /sys/kernel/debug/kprobes/list | grep -q FTRACE ||
@@ -35,12 +41,6 @@ grep ' dax_mmap' /sys/kernel/debug/kprobes/list | grep -q FTRACE ||
 line=$(grep '^dax_mmap ' $T/enabled_functions)
 echo "enabled_functions: $line"
 echo "$line" | grep -q ' I ' || fail "dax_mmap is not marked ip-modified: '$line'"
-
-# A second ip-modifying user is refused where the driver redirects ip.
-for fn in dax_mmap page_fault_oops; do
-	pks-ioctl ipmodify $fn
-	expect_eq "ipmodify $fn with pks.ko loaded" "$?" 16
-done
 
 # Control: taken where the driver does not redirect.
 pks-ioctl ipmodify dax_release
