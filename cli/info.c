@@ -76,6 +76,11 @@ static struct json_object *holders_to_json(struct pks_ctx *ctx)
 	struct json_object *jh;
 	unsigned int i;
 
+	/* Not root: the driver told how many (accounting), not who. */
+	if (pks_get_nr_holders(ctx) && !pks_holder_get_comm(ctx, 0)) {
+		json_object_put(jholders);
+		return NULL;
+	}
 	for (i = 0; i < pks_get_nr_holders(ctx); i++) {
 		jh = json_object_new_object();
 		json_object_object_add(jh, "pid", json_object_new_int(
@@ -213,6 +218,11 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 		       (unsigned long long)pks_count_get_value(ctx, i));
 	printf("\n");
 	/* This process is one; the others keep rmmod from unloading. */
+	if (pks_get_nr_holders(ctx) && !pks_holder_get_comm(ctx, 0)) {
+		printf("held open by: %u processes, this pkstool included (who: root only)\n",
+		       pks_get_nr_holders(ctx));
+		return;
+	}
 	for (i = 0; i < pks_get_nr_holders(ctx); i++)
 		printf("held open by: %s[%u]%s\n", pks_holder_get_comm(ctx, i),
 		       pks_holder_get_pid(ctx, i),

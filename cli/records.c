@@ -17,19 +17,37 @@
  * namespace filter once, before waiting on faults, so that a typo fails at
  * once. *chardev becomes NULL without a filter, else the namespace's dax
  * device ("" when it has none, which matches no record). Returns a
- * pkstool_status.
+ * pkstool_status; refused records (not root) fail with a clear error.
  */
 int pkstool_open_records(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			 const char *what, const char *ns_name,
 			 const char **chardev)
 {
 	struct pks_ns *ns = NULL;
+	uint64_t head;
 	int rc;
 
 	*chardev = NULL;
 	rc = pkstool_open_driver(ctx, opts, what);
-	if (rc || !ns_name)
+	if (rc)
 		return rc;
+	/*
+	 * The records name other users' processes: the driver gives them to
+	 * root only. Asking for those from the head on reads none, but is
+	 * refused all the same: say so before waiting for any.
+	 */
+	rc = pks_faults_head(ctx, &head);
+	if (!rc)
+		rc = pks_faults_refresh(ctx, head, NULL);
+	if (rc) {
+		p_err(opts, "%s: reading the fault log: %s%s", what,
+		      strerror(-rc), rc == -EPERM ?
+		      ": its records name other users' processes: run as root" :
+		      "");
+		return PKSTOOL_FAILED;
+	}
+	if (!ns_name)
+		return PKSTOOL_DONE;
 	rc = pks_ns_scan(ctx);
 	if (!rc) {
 		ns = pks_ns_find(ctx, ns_name);

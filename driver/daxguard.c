@@ -20,6 +20,19 @@
  * gets the stock kernel's behaviour back, no worse. It is re-placed when
  * device_dax comes back, which kprobes tell us (kprobe_gone()) and an
  * ftrace filter would not.
+ *
+ * The probe changes the execution path (it points the saved ip elsewhere),
+ * so it has a post-handler, as the kprobes documentation asks of such
+ * probes. For a probe at a function's entry, on ftrace, that is also what
+ * makes kprobes place it through their ftrace_ops with FTRACE_OPS_FL_
+ * IPMODIFY (arm_kprobe_ftrace(), the same on 6.1 and 6.12): ftrace then
+ * refuses a second ip-modifying user of dax_mmap(), a livepatch say, with
+ * EBUSY, where without it both were called and the later one's ip won,
+ * silently. The other way round, the guard is refused (and says so) while
+ * such a user holds dax_mmap(). Kprobes pick the ops when they arm the
+ * first probe at an address: should a kprobe without a post-handler (a
+ * kprobe event, say) already sit on dax_mmap(), the guard joins it on
+ * the plain ops, and a later ip-modifying user is not refused.
  */
 #include "pks_internal.h"
 
@@ -28,11 +41,14 @@
 #include <linux/ratelimit.h>
 
 static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs);
+static void pks_dax_mmap_post(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags);
 static bool pks_dax_guard_remove(void);
 
 static struct kprobe pks_dax_mmap_kp = {
 	.symbol_name = "dax_mmap",
 	.pre_handler = pks_dax_mmap_pre,
+	.post_handler = pks_dax_mmap_post,
 };
 
 static bool pks_dax_mmap_placed;
@@ -57,11 +73,23 @@ static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 /*
+ * Empty on purpose: it is called only when the pre-handler left the path
+ * alone (returned 0), and then there is nothing to do. It is here so that
+ * kprobes mark the probe as modifying ip (see the top of this file).
+ */
+static void pks_dax_mmap_post(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags)
+{
+}
+
+/*
  * Place the probe if device_dax is loaded and it is not placed yet, or
  * place it again after device_dax was unloaded (which leaves it gone).
  */
 void pks_dax_guard_arm(void)
 {
+	int rc;
+
 	lockdep_assert_held(&pks_lock);
 	if (pks_dax_mmap_placed && !kprobe_gone(&pks_dax_mmap_kp))
 		return;
@@ -70,7 +98,12 @@ void pks_dax_guard_arm(void)
 	/* register_kprobe() wants only the name, and clean flags. */
 	pks_dax_mmap_kp.addr = NULL;
 	pks_dax_mmap_kp.flags = 0;
-	if (register_kprobe(&pks_dax_mmap_kp))
+	rc = register_kprobe(&pks_dax_mmap_kp);
+	/* Another ip-modifying user of dax_mmap() came first. */
+	if (rc == -EBUSY)
+		pr_warn_ratelimited("cannot guard dax_mmap: another ftrace user modifies its ip (%d)\n",
+				    rc);
+	if (rc)
 		return;
 	pks_dax_mmap_placed = true;
 	pks_acct_add(PKS_ACCT_PROBES, 1);

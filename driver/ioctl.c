@@ -12,7 +12,12 @@
 /*
  * Registers, PKRS counters and grant counts tell what other users'
  * accesses do, and reading the registers interrupts every CPU: both only
- * for an opener with CAP_SYS_ADMIN.
+ * for an opener with CAP_SYS_ADMIN. So are who has the device open (pids
+ * and names that hidepid may hide from the caller in /proc) and the event
+ * log's records (the pid, name and code of whatever strayed, and who
+ * protected what). Anyone may learn whether PKS is on, the keys in use,
+ * the protected namespaces and how many strays and open files there are.
+ * Judged on who opened the file, as for any credential on an fd.
  */
 static bool pks_may_see_activity(struct file *file)
 {
@@ -201,7 +206,9 @@ static long pks_ioctl_faults(struct file *file, void __user *argp)
 		return -EFAULT;
 	if (req.size != sizeof(req))
 		return -EINVAL;
-	/* Judged on who opened the file, as for any credential on an fd. */
+	/* Where the next record goes is a count; the records are not. */
+	if (req.nr && !pks_may_see_activity(file))
+		return -EPERM;
 	addresses = file_ns_capable(file, &init_user_ns, CAP_SYSLOG);
 	rc = pks_faults_read(&req, u64_to_user_ptr(req.records), addresses);
 	if (rc)
@@ -298,7 +305,7 @@ static long pks_ioctl_accounting(void __user *argp)
 	return 0;
 }
 
-static long pks_ioctl_holders(void __user *argp)
+static long pks_ioctl_holders(struct file *file, void __user *argp)
 {
 	struct pks_holder *holders = NULL;
 	struct pks_holders req;
@@ -312,6 +319,9 @@ static long pks_ioctl_holders(void __user *argp)
 		return -EINVAL;
 	/* Bounded by what one call may allocate; call again for more. */
 	nr = min_t(u32, req.holders ? req.nr : 0, 256);
+	/* How many is for anyone; who, for an admin only. */
+	if (nr && !pks_may_see_activity(file))
+		return -EPERM;
 	if (nr) {
 		holders = kcalloc(nr, sizeof(*holders), GFP_KERNEL);
 		if (!holders)
@@ -367,7 +377,7 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PKS_IOC_BRACKETS:
 		return pks_ioctl_brackets(file, argp);
 	case PKS_IOC_HOLDERS:
-		return pks_ioctl_holders(argp);
+		return pks_ioctl_holders(file, argp);
 	case PKS_IOC_PROTECT:
 	case PKS_IOC_UNPROTECT:
 	case PKS_IOC_COPY:

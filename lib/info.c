@@ -9,12 +9,16 @@
 
 #include "libpks-private.h"
 
-/* Who has the device open: count, then fill, until the count holds. */
+/*
+ * Who has the device open: count, then fill, until the count holds. The
+ * driver fills the list for CAP_SYS_ADMIN only (-EPERM): anyone else gets
+ * the count, and no list.
+ */
 static int pks_read_holders(struct pks_ctx *ctx)
 {
 	struct pks_holders req = { .size = sizeof(req) };
 	struct pks_holder *holders = NULL;
-	unsigned int room = 0, i;
+	unsigned int room = 0, count = 0, i;
 	int rc;
 
 	for (;;) {
@@ -23,7 +27,8 @@ static int pks_read_holders(struct pks_ctx *ctx)
 		rc = pks_call(ctx, PKS_IOC_HOLDERS, &req);
 		if (rc || req.nr <= room)
 			break;
-		room = req.nr + 4;
+		count = req.nr;
+		room = count + 4;
 		free(holders);
 		holders = calloc(room, sizeof(*holders));
 		if (!holders)
@@ -31,9 +36,13 @@ static int pks_read_holders(struct pks_ctx *ctx)
 	}
 	if (rc) {
 		free(holders);
-		return rc;
+		holders = NULL;
+		/* Not for us: the count only. */
+		if (rc != -EPERM || !room)
+			return rc;
+		req.nr = count;
 	}
-	for (i = 0; i < req.nr; i++)
+	for (i = 0; holders && i < req.nr; i++)
 		holders[i].comm[PKS_COMM_LEN - 1] = '\0';
 	free(ctx->holders);
 	ctx->holders = holders;
@@ -134,12 +143,14 @@ unsigned int pks_get_nr_holders(struct pks_ctx *ctx)
 
 unsigned int pks_holder_get_pid(struct pks_ctx *ctx, unsigned int i)
 {
-	return i < pks_get_nr_holders(ctx) ? ctx->holders[i].pid : 0;
+	return ctx->holders && i < pks_get_nr_holders(ctx) ?
+	       ctx->holders[i].pid : 0;
 }
 
 const char *pks_holder_get_comm(struct pks_ctx *ctx, unsigned int i)
 {
-	return i < pks_get_nr_holders(ctx) ? ctx->holders[i].comm : NULL;
+	return ctx->holders && i < pks_get_nr_holders(ctx) ?
+	       ctx->holders[i].comm : NULL;
 }
 
 bool pks_grants_armed(struct pks_ctx *ctx)

@@ -188,7 +188,9 @@ uint64_t pks_rule_get_stepped(struct pks_rule *rule);
  * The processes that have the device open (what keeps rmmod from
  * unloading the driver), the caller's own context included, as they were
  * at the last pks_refresh(): @i from 0 to pks_get_nr_holders() - 1. The
- * pid and name are those of the opener when it opened the device.
+ * pid and name are those of the opener when it opened the device. Only
+ * for CAP_SYS_ADMIN: for anyone else the driver tells how many, not who,
+ * and pks_holder_get_comm() returns NULL (pid 0) for each.
  */
 unsigned int pks_get_nr_holders(struct pks_ctx *ctx);
 /*

@@ -110,6 +110,18 @@ static long pks_test_ioctl_fs_strays(void __user *argp)
 	return rc;
 }
 
+static long pks_test_ioctl_ipmodify(void __user *argp)
+{
+	struct pks_ipmodify req;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req) || req.rsvd ||
+	    !memchr(req.function, '\0', sizeof(req.function)))
+		return -EINVAL;
+	return pks_ipmodify_try(&req);
+}
+
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -136,6 +148,8 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return pks_test_ioctl_v10_price(argp);
 	case PKS_TEST_IOC_FS_STRAYS:
 		return pks_test_ioctl_fs_strays(argp);
+	case PKS_TEST_IOC_IPMODIFY:
+		return pks_test_ioctl_ipmodify(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -103,6 +103,9 @@ void pks_v10_exit(void);
 int pks_fs_strays(struct pks_fs_strays *req);
 void pks_fs_strays_exit(void);
 
+/* ipmodify.c */
+int pks_ipmodify_try(struct pks_ipmodify *req);
+
 /* bench.c */
 int pks_bench_run(struct pks_bench *b);
 

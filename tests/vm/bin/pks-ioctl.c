@@ -52,6 +52,17 @@
  *	placed=0|1 opens=N missed=N; then on=0|1 (the test knob)
  *   pks-ioctl brackets-on 0|1
  *	turn the brackets off or on again (the test module's knob)
+ *   pks-ioctl ipmodify FUNCTION
+ *	try to add an ip-modifying ftrace_ops (as a livepatch) on FUNCTION
+ *	and remove it again; exit 0 if ftrace took it, else the errno
+ *	(EBUSY: another ip-modifying user holds FUNCTION)
+ *   pks-ioctl records SEQ
+ *	read the log's record SEQ on a read-only open of /dev/pks; print
+ *	its pid and comm; exit 0, or the errno (EPERM without CAP_SYS_ADMIN)
+ *   pks-ioctl holders
+ *	on a read-only open of /dev/pks: print count=N (how many have the
+ *	device open), then one "PID COMM" line each; exit 0, or the errno of
+ *	the fill (EPERM without CAP_SYS_ADMIN)
  *   pks-ioctl head
  *	print the sequence number the log's next record (a fault or a
  *	protection event) will get
@@ -586,11 +597,82 @@ static int do_brackets_on(const char *arg)
 	return 0;
 }
 
+static int do_ipmodify(const char *function)
+{
+	struct pks_ipmodify req = { .size = sizeof(req) };
+
+	snprintf(req.function, sizeof(req.function), "%s", function);
+	if (ioctl(test_fd(), PKS_TEST_IOC_IPMODIFY, &req) < 0) {
+		printf("ipmodify %s: %s\n", function, strerror(errno));
+		return errno;
+	}
+	printf("ipmodify %s: taken\n", function);
+	return 0;
+}
+
+/* A read-only open: what any user may do with the 0644 device. */
+static int dev_fd_ro(void)
+{
+	int fd = open("/dev/pks", O_RDONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "pks-ioctl: /dev/pks: %s\n", strerror(errno));
+		exit(2);
+	}
+	return fd;
+}
+
+static int do_records(const char *seq)
+{
+	struct pks_fault f;
+	struct pks_faults req = {
+		.size = sizeof(req),
+		.nr = 1,
+		.since = strtoull(seq, NULL, 0),
+		.records = (uintptr_t)&f,
+	};
+
+	if (ioctl(dev_fd_ro(), PKS_IOC_FAULTS, &req) < 0) {
+		printf("records: %s\n", strerror(errno));
+		return errno;
+	}
+	if (!req.nr) {
+		printf("records: none\n");
+		return 0;
+	}
+	printf("seq=%llu pid=%u comm=%.*s\n", (unsigned long long)f.seq,
+	       f.pid, PKS_COMM_LEN, f.comm);
+	return 0;
+}
+
+static int do_holders(void)
+{
+	struct pks_holder h[64];
+	struct pks_holders req = { .size = sizeof(req) };
+	int fd = dev_fd_ro();
+	unsigned int i;
+
+	if (ioctl(fd, PKS_IOC_HOLDERS, &req) < 0) {
+		printf("holders: count: %s\n", strerror(errno));
+		return errno;
+	}
+	printf("count=%u\n", req.nr);
+	req.nr = 64;
+	req.holders = (uintptr_t)h;
+	if (ioctl(fd, PKS_IOC_HOLDERS, &req) < 0) {
+		printf("holders: %s\n", strerror(errno));
+		return errno;
+	}
+	for (i = 0; i < req.nr && i < 64; i++)
+		printf("%u %.*s\n", h[i].pid, PKS_COMM_LEN, h[i].comm);
+	return 0;
+}
+
 static int do_head(void)
 {
 	struct pks_faults req = { .size = sizeof(req) };
 
-	if (ioctl(dev_fd(), PKS_IOC_FAULTS, &req)) {
+	if (ioctl(dev_fd_ro(), PKS_IOC_FAULTS, &req)) {
 		perror("pks-ioctl: head");
 		return 1;
 	}
@@ -620,6 +702,12 @@ int main(int argc, char **argv)
 		return do_fs_strays(argc, argv, 1);
 	if (argc >= 2 && !strcmp(argv[1], "fs-strays-disarm"))
 		return do_fs_strays(argc, argv, 0);
+	if (argc >= 3 && !strcmp(argv[1], "records"))
+		return do_records(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "holders"))
+		return do_holders();
+	if (argc >= 3 && !strcmp(argv[1], "ipmodify"))
+		return do_ipmodify(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "storm"))
 		return do_storm(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "guarded-read")) {

@@ -2,7 +2,9 @@
 # pks: running it as a service. An unprivileged user lists and queries
 # (not through a root-only device: the control), with kernel and physical
 # addresses, per-CPU PKRS and its counters and the grant counts hidden
-# (root sees them: the control); the monitor reports protection starting, ending and
+# (root sees them: the control); stray records and who holds the device
+# are root's: the driver refuses them to nobody, who gets the counts, and
+# faults, monitor and info say so (root reads them: the control); the monitor reports protection starting, ending and
 # its device going away, resumes from its cursor after a restart without
 # losing or repeating a record (without the cursor it loses them: the
 # control), reopens its log on SIGHUP, and says when fault capture is
@@ -108,18 +110,32 @@ out=$(nobody pkstool list --json 2>&1)
 expect_eq "nobody list, root-only device" "$?" 1
 echo "$out" | grep -q 'run as root' || fail "root-only device: $out"
 chmod 644 /dev/pks
-# Addresses: a stray's kernel address is shown to root only.
+# Who strayed is root's: a stray's record (its pid, name, code and
+# address) is refused to nobody by the driver itself (a raw read-only
+# ioctl gets EPERM), and faults and monitor say so and fail; root reads
+# it (the control), nobody still gets the count (the next sequence).
 seq=$(( $(last_seq) + 1 ))
 pks-ioctl stray $((DAX_START + 0x3000)) write >/dev/null
 expect_eq "stray write" "$?" 14
 root_addr=$(pkstool faults --json --since $seq | jq -r '.[0].address')
-user_addr=$(nobody pkstool faults --json --since $seq | jq -r '.[0].address')
-user_off=$(nobody pkstool faults --json --since $seq | jq -r '.[0].offset')
+root_off=$(pkstool faults --json --since $seq | jq -r '.[0].offset')
 echo "$root_addr" | grep -Eq '^0x[0-9a-f]*[1-9a-f][0-9a-f]*$' ||
 	fail "root sees address '$root_addr'"
-expect_eq "address for nobody" "$user_addr" 0x0
-expect_eq "offset for nobody" "$user_off" 0x3000
-echo "ok: root sees $root_addr, nobody 0x0"
+expect_eq "offset for root" "$root_off" 0x3000
+pks-ioctl records $seq | grep -q "^seq=$seq pid=[1-9][0-9]* comm=pks-ioctl$" ||
+	fail "root's raw record: $(pks-ioctl records $seq)"
+out=$(nobody pks-ioctl records $seq)
+expect_eq "nobody's raw record read" "$?" 1
+expect_eq "nobody's raw record" "$out" "records: Operation not permitted"
+expect_eq "next sequence for nobody" "$(nobody pks-ioctl head)" $((seq + 1))
+for cmd in faults monitor; do
+	out=$(nobody timeout 10 pkstool $cmd --json 2>/tmp/nobody.err)
+	expect_eq "nobody $cmd exit" "$?" 1
+	expect_eq "nobody $cmd stdout" "$out" ""
+	expect_eq "nobody $cmd error" "$(cat /tmp/nobody.err)" \
+		"pkstool: $cmd: reading the fault log: Operation not permitted: its records name other users' processes: run as root"
+done
+echo "ok: root reads the record of seq $seq at $root_addr, nobody is refused"
 
 # Who holds the module: a running monitor keeps rmmod from unloading it,
 # and info names it.
@@ -128,6 +144,17 @@ rmmod pks_test || fail "rmmod pks_test"
 rmmod pks 2>/dev/null && fail "rmmod pks with a monitor running"
 expect_eq "holders" "$(pkstool info --json | jq -r --arg p $mon '[.[0].holders[] | select(.pid == ($p | tonumber)) | .comm] | join(",")')" pkstool
 pkstool info | grep -q "^held open by: pkstool\[$mon\]$" || fail "info text names no holder"
+pks-ioctl holders | grep -q "^$mon pkstool$" || fail "root's raw holders: $(pks-ioctl holders)"
+# ... to root only (hidepid may hide the monitor from nobody in /proc):
+# nobody learns how many have the device open, not who, from the driver
+# itself as from info.
+out=$(nobody pks-ioctl holders)
+expect_eq "nobody's raw holders" "$?" 1
+expect_eq "nobody's raw holders" "$out" "$(printf 'count=2\nholders: Operation not permitted')"
+expect_eq "nobody's info holders" "$(nobody pkstool info --json | jq -c '.[0].holders')" null
+nobody pkstool info | grep -q '^held open by: 2 processes, this pkstool included (who: root only)$' ||
+	fail "nobody info text: $(nobody pkstool info | grep '^held')"
+nobody pkstool info | grep -q "pkstool\[$mon\]" && fail "nobody info names the monitor"
 load_pks
 
 # Protection events, in order: ending, starting (with its mode) and the

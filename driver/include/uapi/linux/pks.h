@@ -10,10 +10,14 @@
  * does not know with -EINVAL. Fields named rsvd must be zero.
  *
  * /dev/pks is readable by everyone (mode 0644): anyone may open it and
- * read state (PKS_IOC_GET_INFO, _LIST, _FAULTS, _GRANTS, _ACCOUNTING,
- * _HOLDERS, _BRACKETS, poll()). Changing anything and touching namespace memory
- * (_PROTECT, _UNPROTECT, _SET_MODE, _COPY) needs CAP_SYS_ADMIN and a file
- * opened for writing (-EPERM otherwise). Physical addresses in _LIST are
+ * read state (PKS_IOC_GET_INFO, _LIST, _GRANTS, _ACCOUNTING, _BRACKETS,
+ * the counts of _FAULTS and _HOLDERS, poll()). Changing anything and
+ * touching namespace memory (_PROTECT, _UNPROTECT, _SET_MODE, _COPY) needs
+ * CAP_SYS_ADMIN and a file opened for writing (-EPERM otherwise). What
+ * tells about other users' processes needs an opener with CAP_SYS_ADMIN
+ * (-EPERM otherwise): the event log's records (_FAULTS with @nr > 0: the
+ * pid, name and code of what strayed, who protected what) and who has the
+ * device open (_HOLDERS with @nr > 0). Physical addresses in _LIST are
  * 0 unless the opener had CAP_SYS_ADMIN, and kernel addresses in fault
  * records 0 unless it had CAP_SYSLOG, as kptr_restrict does.
  */
@@ -557,7 +561,8 @@ struct pks_holders {
 
 /*
  * PKS_IOC_FAULTS: copy out recorded faults from @since on.
- * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size,
+ * -EPERM for @nr > 0 unless the opener had CAP_SYS_ADMIN.
  */
 #define PKS_IOC_FAULTS		_IOWR(PKS_IOC_MAGIC, 0x07, struct pks_faults)
 
@@ -585,7 +590,9 @@ struct pks_holders {
 /*
  * PKS_IOC_HOLDERS: count, then fill, the tasks that have /dev/pks open:
  * what keeps rmmod from unloading the module.
- * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size.
+ * Return 0 on success, -EFAULT on a bad pointer, -EINVAL on a bad size,
+ * -EPERM for a fill (@nr > 0 and @holders set) unless the opener had
+ * CAP_SYS_ADMIN.
  */
 #define PKS_IOC_HOLDERS		_IOWR(PKS_IOC_MAGIC, 0x0b, struct pks_holders)
 

@@ -321,6 +321,19 @@ struct pks_fs_strays {
  */
 #define PKS_FS_STRAYS_F_CONTROL		(1u << 0)
 
+/**
+ * struct pks_ipmodify - PKS_TEST_IOC_IPMODIFY: try to become another
+ *	ip-modifying ftrace user of a function, as a livepatch would
+ * @size: in: sizeof(struct pks_ipmodify)
+ * @rsvd: in: 0
+ * @function: in: the function's name (as in /proc/kallsyms), NUL-terminated
+ */
+struct pks_ipmodify {
+	__u32 size;
+	__u32 rsvd;
+	char function[PKS_SYM_LEN];
+};
+
 /*
  * /dev/pks-test, the device of pks_test.ko: what a production machine
  * does not load. Every call needs CAP_SYS_ADMIN.
@@ -387,5 +400,17 @@ struct pks_fs_strays {
  * or non-zero @rsvd; an error from register_kprobe() (no ext4).
  */
 #define PKS_TEST_IOC_FS_STRAYS	_IOWR(PKS_IOC_MAGIC, 0x49, struct pks_fs_strays)
+
+/*
+ * PKS_TEST_IOC_IPMODIFY: register an ftrace_ops with FTRACE_OPS_FL_
+ * IPMODIFY and SAVE_REGS (a callback that changes nothing) on the
+ * function struct pks_ipmodify names, and remove it again at once.
+ * Return 0 when ftrace took it; -EBUSY when another ip-modifying user
+ * holds the function (a kprobe with a post-handler, pks.ko's fault
+ * hooks, a livepatch); -ENOENT when no such function exists; -EINVAL on
+ * a bad size, non-zero rsvd or a name without its NUL; another error of
+ * ftrace's (a function it cannot trace).
+ */
+#define PKS_TEST_IOC_IPMODIFY	_IOW(PKS_IOC_MAGIC, 0x46, struct pks_ipmodify)
 
 #endif /* _UAPI_LINUX_PKS_TEST_H */
