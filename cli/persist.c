@@ -307,6 +307,25 @@ static enum apply_result apply_one(struct pkstool_persist *p,
 }
 
 /*
+ * How many records there are: 0 also when there is no file; -errno (said
+ * on stderr) when it cannot be read. The boot's unit asks first, so that
+ * a host with nothing recorded needs no driver and no PKS.
+ */
+int pkstool_persist_count(const struct pkstool_opts *opts)
+{
+	struct pkstool_persist *p;
+	gsize nr = 0;
+	int rc;
+
+	rc = pkstool_persist_open(&p, false, opts, "enable");
+	if (rc)
+		return rc;
+	g_strfreev(g_key_file_get_groups(p->kf, &nr));
+	persist_free(p);
+	return nr;
+}
+
+/*
  * enable --from-config [NAMESPACE...]: apply every record, or with names
  * only the records of those namespaces (the udev-started unit names the
  * device that appeared; one without a record is no error). Returns 0 when

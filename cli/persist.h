@@ -25,6 +25,7 @@ int pkstool_persist_lookup_uuid(struct pkstool_persist *persist,
 				const char *uuid);
 void pkstool_persist_to_json(struct pkstool_persist *persist,
 			     struct pks_ns *ns, struct json_object *jns);
+int pkstool_persist_count(const struct pkstool_opts *opts);
 int pkstool_persist_apply(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 			  char **names, int nr_names);
 

@@ -298,6 +298,22 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 			   &disable_argp, argc, argv, &opts, &rc))
 		return rc;
 	/*
+	 * Nothing recorded, nothing to do: the boot's unit then succeeds on
+	 * a host without PKS or without the driver, saying so in the
+	 * journal; with records, it fails where they cannot be applied.
+	 */
+	if (opts.from_config) {
+		rc = pkstool_persist_count(&opts.common);
+		if (rc < 0)
+			return PKSTOOL_FAILED;
+		if (!rc) {
+			fprintf(stderr,
+				"pkstool: enable --from-config %s: no records: nothing to protect\n",
+				pkstool_persist_path());
+			return PKSTOOL_DONE;
+		}
+	}
+	/*
 	 * Without the driver nothing is protected: disable has nothing to
 	 * do and says so per namespace. Enable needs the driver.
 	 */

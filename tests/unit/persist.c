@@ -98,9 +98,6 @@ Test(persist, no_driver_writes_nothing)
 	cr_expect_eq(res.status, 77, "%s", res.err);
 	expect_no_record("enable --persist");
 	cr_expect(stat(etc, &st), "enable --persist made %s", etc);
-	RUN(&res, "enable", "--from-config");
-	cr_expect_eq(res.status, 77, "%s", res.err);
-	expect_no_record("enable --from-config");
 	RUN(&res, "disable", "--persist", "--all");
 	cr_expect_eq(res.status, 0, "%s", res.err);
 	expect_no_record("disable --persist --all");
@@ -155,6 +152,38 @@ Test(persist, disable_forgets_a_gone_namespace)
 	fclose(f);
 	cr_expect(!strstr(text, gone), "the record stayed: %s", text);
 	cr_expect(strstr(text, kept), "the other record went: %s", text);
+	unlink(conf);
+	rmdir(etc);
+}
+
+/*
+ * The boot's unit on a host with nothing recorded: no driver, no PKS, and
+ * still no failure, with a line saying why nothing was done.
+ */
+Test(persist, from_config_nothing_recorded_needs_no_driver)
+{
+	RUN(&res, "enable", "--from-config");
+	cr_expect_eq(res.status, 0, "exit %d: %s", res.status, res.err);
+	cr_expect(strstr(res.err, "no records: nothing to protect"), "%s",
+		  res.err);
+	expect_no_record("enable --from-config");
+}
+
+/* With a record, the missing driver is an error (the unit fails). */
+Test(persist, from_config_with_a_record_needs_the_driver)
+{
+	char etc[sizeof(dir) + 8];
+	FILE *f;
+
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	cr_assert_eq(mkdir(etc, 0755), 0);
+	f = fopen(conf, "w");
+	cr_assert(f);
+	fputs("[protect 0b4c4d8e-1f2a-4b3c-9d5e-6f7a8b9c0d1e]\nmode=strict\n", f);
+	fclose(f);
+	RUN(&res, "enable", "--from-config");
+	cr_expect_eq(res.status, 77, "exit %d: %s", res.status, res.err);
+	cr_expect(strstr(res.err, "no records") == NULL, "%s", res.err);
 	unlink(conf);
 	rmdir(etc);
 }

@@ -35,6 +35,13 @@ echo "# edited by hand: kept by an upgrade" >> /etc/pkstool/protect.conf
 cp /etc/pkstool/protect.conf /root/protect.conf.before
 no_failed enable
 
+# An enabled monitor runs again after the upgrade, as the new build
+# (its process restarted).
+systemctl enable --now pkstool-monitor.service ||
+	fail "systemctl enable --now pkstool-monitor failed"
+expect_eq "monitor before the upgrade" "$(systemctl show -P ActiveState pkstool-monitor)" active
+pid_before=$(systemctl show -P MainPID pkstool-monitor)
+
 # The newer build, as automation installs it (--force-confnew takes every
 # shipped conffile): the records, written by pkstool and no conffile,
 # stay as they are, hand edit included (deb-2 boots with them).
@@ -49,6 +56,14 @@ cmp /root/protect.conf.before /etc/pkstool/protect.conf ||
 echo "ok: upgraded $ver -> $new, protect.conf kept"
 expect_eq "protect enabled after the upgrade" \
 	"$(systemctl is-enabled pkstool-protect.service)" enabled
+expect_eq "monitor after the upgrade" "$(systemctl show -P ActiveState pkstool-monitor)" active
+pid_after=$(systemctl show -P MainPID pkstool-monitor)
+[ "$pid_after" != 0 ] && [ "$pid_after" != "$pid_before" ] ||
+	fail "the monitor was not restarted by the upgrade (MainPID $pid_before, then $pid_after)"
+echo "ok: monitor restarted by the upgrade (MainPID $pid_before -> $pid_after)"
+# As installed: deb-2 starts it itself.
+systemctl disable --now pkstool-monitor.service ||
+	fail "systemctl disable --now pkstool-monitor failed"
 no_failed upgrade
 umount "$MNT"
 exit 0
