@@ -10,7 +10,7 @@ packages=(
 	build-essential clang libclang-rt-14-dev pkg-config kmod bc xz-utils cpio
 	qemu-system-x86 busybox-static jq
 	libndctl-dev libdaxctl-dev libcxl-dev libpmem2-dev libjson-c-dev
-	libcriterion-dev liburing-dev libfuse3-dev asciidoctor ndctl daxctl
+	libcriterion-dev liburing-dev libfuse3-dev asciidoctor man-db ndctl daxctl
 	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox
 	python3-jsonschema
 	dkms libkmod-dev bash-completion libglib2.0-dev uuid-dev libsystemd-dev

@@ -192,6 +192,18 @@ for cmd in $("$build/pkstool" --list-cmds); do
 	d=$(diff <(help_opts "$cmd") <(man_opts "$cmd")) ||
 		missing="$missing pkstool-$cmd(8)-options:[$(echo $d)]"
 done
+# Every page as man renders it: no literal "*" (bold markup asciidoctor
+# did not take, as in "*[protect* _UUID_*]*"), and no definition list
+# run together into its term's line ("*a*:: x *b*:: y" on one line).
+make -s -C "$top" man >/dev/null 2>&1 || missing="$missing man-pages-build"
+for page in "$build"/man/*.[378]; do
+	out=$(MANWIDTH=80 man -l "$page" 2>/dev/null) ||
+		{ missing="$missing render:$(basename "$page")"; continue; }
+	echo "$out" | grep -q '\*' &&
+		missing="$missing literal-*:$(basename "$page"):[$(echo "$out" | grep -m1 '\*')]"
+	echo "$out" | grep -q '::' &&
+		missing="$missing run-together:$(basename "$page"):[$(echo "$out" | grep -m1 '::')]"
+done
 if [ -n "$missing" ]; then
 	echo "FAIL lint/docs: missing:$missing"
 else
