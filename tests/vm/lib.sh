@@ -448,3 +448,24 @@ cost_figure() {
 		ndctl destroy-namespace -f -r "$region" all >/dev/null 2>&1
 	done
 }
+
+# ext4_dax_stray_target MIB OFFSET: ext4 -o dax on the first 64 MiB of the
+# fsdax namespace (the rest is used by no file), /mnt/f filled with MIB
+# MiB of random data (want: its md5), the namespace protected (blk: its
+# disk), and target: a word OFFSET bytes into a page no file uses, with
+# word0 its value read through a window. For the stray cases.
+ext4_dax_stray_target() {
+	blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
+	[ -b "/dev/$blk" ] || fail "no fsdax block device"
+	pkstool disable --all >/dev/null || fail "disable --all"
+	mkdir -p /mnt
+	mkfs.ext4 -q -F -b 4096 "/dev/$blk" 64M || fail "mkfs.ext4"
+	mount -t ext4 -o dax "/dev/$blk" /mnt || fail "mount -o dax"
+	grep -q "/mnt .*dax" /proc/mounts || fail "not mounted with DAX"
+	dd if=/dev/urandom of=/mnt/f bs=1M count="$1" conv=fsync 2>/dev/null ||
+		fail "write /mnt/f"
+	want=$(md5sum < /mnt/f)
+	pkstool enable "$blk" >/dev/null || fail "enable $blk"
+	target=$(($(ns_json "$FSDAX_NS" .resource) + (256 << 20) + $2))
+	word0=$(pks-ioctl guarded-read $target) || fail "guarded read"
+}

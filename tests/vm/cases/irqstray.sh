@@ -22,21 +22,7 @@ ROUNDS=1500
 pks_ready
 pks-ioctl brackets-on 0 || fail "cannot turn the brackets off"
 trap 'pks-ioctl brackets-on 1' EXIT
-blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
-[ -b "/dev/$blk" ] || fail "no fsdax block device"
-pkstool disable --all >/dev/null || fail "disable --all"
-mkdir -p /mnt
-# 64 MiB of the 512 MiB namespace: the rest is used by no file.
-mkfs.ext4 -q -F -b 4096 "/dev/$blk" 64M || fail "mkfs.ext4"
-mount -t ext4 -o dax "/dev/$blk" /mnt || fail "mount -o dax"
-grep -q "/mnt .*dax" /proc/mounts || fail "not mounted with DAX"
-dd if=/dev/urandom of=/mnt/f bs=1M count=8 conv=fsync 2>/dev/null ||
-	fail "write /mnt/f"
-want=$(md5sum < /mnt/f)
-pkstool enable "$blk" >/dev/null || fail "enable $blk"
-start=$(ns_json "$FSDAX_NS" .resource)
-target=$((start + (256 << 20) + 0x100))
-word0=$(pks-ioctl guarded-read $target) || fail "guarded read"
+ext4_dax_stray_target 8 0x100
 
 # grant N: a grants field of pkstool info (.rules[] by name, or a count)
 grants() {
