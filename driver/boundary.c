@@ -36,11 +36,15 @@
 /**
  * struct pks_levels - what each context level holds on this CPU
  * @win: PKRS of each level's windows: task, softirq, hardirq, NMI
- * @traced: inside a traced handler at that level, whose exit ends a grant
+ * @depth: traced handlers entered and not yet left at that level; above
+ *	zero, the level's grants end with a handler's exit. Hard interrupt
+ *	handlers nest: a demultiplexing handler (Intel VMD's vmd_irq, GPIO
+ *	and other chained controllers) runs the handlers of the interrupts
+ *	it dispatches inside its own, each with its own entry and exit.
  */
 struct pks_levels {
 	u32 win[PKS_LEVELS];
-	bool traced[PKS_LEVELS];
+	unsigned int depth[PKS_LEVELS];
 };
 
 static DEFINE_PER_CPU(struct pks_levels, pks_levels) = {
@@ -84,7 +88,7 @@ void pks_level_set_task(u32 pkrs)
 bool pks_level_traced(int level)
 {
 	return READ_ONCE(pks_boundary_enforced) &&
-	       this_cpu_read(pks_levels.traced[level]);
+	       this_cpu_read(pks_levels.depth[level]);
 }
 
 /* A key was freed: no level keeps rights to it. From its IPI. */
@@ -115,22 +119,40 @@ static void pks_boundary_write(int level)
 	local_irq_restore(flags);
 }
 
+/*
+ * A nested handler starts, like an outermost one, with its level's
+ * windows and no grant: the grant of the handler it runs inside is not
+ * its own (it is judged again at its next fault once the inner one
+ * returns).
+ */
 static void pks_boundary_enter(int level)
 {
-	this_cpu_write(pks_levels.traced[level], true);
+	this_cpu_inc(pks_levels.depth[level]);
 	if (READ_ONCE(pks_boundary_enforced))
 		pks_boundary_write(level);
 }
 
 /*
  * Back to the interrupted context's windows. A hard interrupt returns to
- * the softirq it interrupted or to the task; a softirq to the task.
+ * the softirq it interrupted or to the task; a softirq to the task; a
+ * nested handler to the handler it runs inside, whose windows are still
+ * open (the inner one closed its own) and which keeps its level: the
+ * interrupted context's rights come back only as the outermost handler
+ * leaves. A depth already at zero (an exit whose entry came before the
+ * hooks were placed) counts as the outermost.
  */
 static void pks_boundary_exit(int level)
 {
+	unsigned int *depth = this_cpu_ptr(&pks_levels.depth[level]);
 	int back = PKS_LEVEL_TASK;
 
-	this_cpu_write(pks_levels.traced[level], false);
+	if (*depth > 1) {
+		(*depth)--;
+		if (READ_ONCE(pks_boundary_enforced))
+			pks_boundary_write(level);
+		return;
+	}
+	*depth = 0;
 	/* The handler's windows are closed: nothing of it carries over. */
 	this_cpu_write(pks_levels.win[level], PKS_DEFAULT_PKRS);
 	if (!READ_ONCE(pks_boundary_enforced))
@@ -189,6 +211,7 @@ struct pks_tp {
 #define PKS_TP_IN(v)		PKS_TP(v "_entry", pks_tp_vector_entry)
 #define PKS_TP_OUT(v)		PKS_TP(v "_exit", pks_tp_vector_exit)
 
+/* Each entry with its exit, the entry first (pks_boundary_init()). */
 static struct pks_tp pks_tps[] = {
 	PKS_TP("irq_handler_entry", pks_tp_irq_entry),
 	PKS_TP("irq_handler_exit", pks_tp_irq_exit),
@@ -242,34 +265,50 @@ static void pks_tp_find(struct tracepoint *tp, void *priv)
 			pks_tps[i].tp = tp;
 }
 
+/*
+ * Place @t's probe; false, said, when it cannot be. Vectors a kernel was
+ * built without have no tracepoint: said too, so that what stays open is
+ * known (pkstool info counts the hooks placed).
+ */
+static bool pks_tp_register(struct pks_tp *t)
+{
+	int rc;
+
+	if (!t->tp) {
+		pr_info("no tracepoint %s in this kernel: not hooked\n",
+			t->name);
+		return false;
+	}
+	rc = tracepoint_probe_register(t->tp, t->probe, NULL);
+	if (rc) {
+		pr_warn("cannot hook tracepoint %s (%d): interrupts there inherit PKRS\n",
+			t->name, rc);
+		return false;
+	}
+	t->registered = true;
+	pks_boundary_hooks++;
+	return true;
+}
+
 int pks_boundary_init(void)
 {
 	size_t i;
 	int rc;
 
 	for_each_kernel_tracepoint(pks_tp_find, NULL);
-	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
-		struct pks_tp *t = &pks_tps[i];
-
-		/*
-		 * Vectors a kernel was built without have no tracepoint:
-		 * said, so that what stays open is known (pkstool info counts
-		 * the hooks placed).
-		 */
-		if (!t->tp) {
-			pr_info("no tracepoint %s in this kernel: not hooked\n",
-				t->name);
-			continue;
-		}
-		rc = tracepoint_probe_register(t->tp, t->probe, NULL);
-		if (rc) {
-			pr_warn("cannot hook tracepoint %s (%d): interrupts there inherit PKRS\n",
-				t->name, rc);
-			continue;
-		}
-		t->registered = true;
-		pks_boundary_hooks++;
-	}
+	/*
+	 * pks_tps[] holds entry and exit in pairs. The exit goes first, and
+	 * the entry only with it: an entry seen without its exit would leave
+	 * its level's depth above zero for good, and every later handler's
+	 * exit would then take itself for a nested one's and not give the
+	 * interrupted context its rights back. An exit seen without its
+	 * entry (a handler running as the pair is placed) counts as the
+	 * outermost.
+	 */
+	BUILD_BUG_ON(ARRAY_SIZE(pks_tps) % 2);
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i += 2)
+		if (pks_tp_register(&pks_tps[i + 1]))
+			pks_tp_register(&pks_tps[i]);
 	rc = register_nmi_handler(NMI_LOCAL, pks_nmi_handler, NMI_FLAG_FIRST,
 				  "pks");
 	if (rc)
@@ -282,18 +321,21 @@ int pks_boundary_init(void)
 	return 0;
 }
 
+static void pks_tp_unregister(struct pks_tp *t)
+{
+	if (t->registered)
+		tracepoint_probe_unregister(t->tp, t->probe, NULL);
+	t->registered = false;
+}
+
 void pks_boundary_exit_all(void)
 {
 	size_t i;
 
 	if (pks_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, "pks");
-	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
-		if (pks_tps[i].registered)
-			tracepoint_probe_unregister(pks_tps[i].tp,
-						    pks_tps[i].probe, NULL);
-		pks_tps[i].registered = false;
-	}
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i++)
+		pks_tp_unregister(&pks_tps[i]);
 	/* No probe may still be running when the module text goes. */
 	tracepoint_synchronize_unregister();
 	pks_acct_add(PKS_ACCT_PROBES, -(long)pks_boundary_hooks);
