@@ -88,6 +88,15 @@ struct pks_test_run {
  * as a stray memcpy between two namespaces would.
  */
 #define PKS_COPY_F_MOVE		(1u << 3)
+/*
+ * Alone or with PKS_COPY_F_WRITE: copy_to_user() from @start to @buf (a
+ * read), or copy_from_user() from @buf to @start (a write), with no
+ * window and no bounce buffer, as a stray user copy would: one call for
+ * up to PKS_COPY_MAX bytes, the user pages faulted in by the copy itself.
+ * A protected strict range fails it (EFAULT, the copy fixed up); a
+ * relaxed one lets it complete.
+ */
+#define PKS_COPY_F_USER		(1u << 4)
 
 /**
  * struct pks_bench_switch - one run of the context-switch figure: two
