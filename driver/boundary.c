@@ -19,6 +19,17 @@
  * its next fault; a window's rights come back on exit, or, after an NMI
  * (which has no exit hook), through the fault path's refill.
  *
+ * One run of a handler can hold many callbacks, each a context of its
+ * own: every expired hrtimer of one timer interrupt, every timer and
+ * tasklet of one softirq run, every work item a kworker takes in a row.
+ * Where the kernel marks the end of one callback with a tracepoint
+ * (hrtimer_expire_exit, timer_expire_exit, tasklet_exit,
+ * workqueue_execute_end, and csd_function_exit where the kernel has it:
+ * 6.3 on), a grant ends there too: the CPU gets back its level's windows.
+ * irq_work callbacks, RCU callbacks and the NET_RX and block softirqs'
+ * per-packet and per-request work have no such mark: there a grant lasts
+ * to the handler's end.
+ *
  * A CPU with nothing open pays one compare per handler and no PKRS write.
  * What stays open: the kernel's entry code and generic interrupt code up
  * to the tracepoint (no driver code runs there), and vectors without a
@@ -27,10 +38,14 @@
  */
 #include "pks_internal.h"
 
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/timer.h>
 #include <linux/preempt.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include <asm/nmi.h>
 
 /**
@@ -54,6 +69,8 @@ static DEFINE_PER_CPU(struct pks_levels, pks_levels) = {
 
 /* Only the control of the boundary test turns this off (pks_testing.h). */
 static bool pks_boundary_enforced = true;
+/* Only the control of the grant-scope test turns this off (pks_testing.h). */
+static bool pks_callback_ends_enforced = true;
 static atomic64_t pks_boundary_writes = ATOMIC64_INIT(0);
 static unsigned int pks_boundary_hooks;
 
@@ -193,6 +210,53 @@ static void pks_tp_softirq_exit(void *data, unsigned int vec_nr)
 	pks_boundary_exit(PKS_LEVEL_SOFTIRQ);
 }
 
+/*
+ * A callback ended: its grant, if it took one, ends with it. The rights
+ * the context's level keeps are its windows without any grant; when the
+ * CPU holds just those, nothing was granted: one compare, no write. An
+ * interrupt level whose handler is not traced keeps no rights of its own
+ * here (the control of the boundary test): left alone.
+ */
+static void pks_callback_end(void)
+{
+	int level = interrupt_context_level();
+
+	if (likely(pks_read_pkrs_cache() == pks_level_pkrs(level)))
+		return;
+	if (!READ_ONCE(pks_callback_ends_enforced) ||
+	    (level != PKS_LEVEL_TASK && !pks_level_traced(level)))
+		return;
+	pks_boundary_write(level);
+}
+
+static void pks_tp_hrtimer_end(void *data, struct hrtimer *timer)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_timer_end(void *data, struct timer_list *timer)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_tasklet_end(void *data, struct tasklet_struct *t,
+			       void *func)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_work_end(void *data, struct work_struct *work,
+			    work_func_t func)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_csd_end(void *data, smp_call_func_t func,
+			   call_single_data_t *csd)
+{
+	pks_callback_end();
+}
+
 /**
  * struct pks_tp - one tracepoint this file hooks
  * @name: the tracepoint's name
@@ -232,6 +296,18 @@ static struct pks_tp pks_tps[] = {
 };
 
 /*
+ * The ends of one callback (above). Built in, not exported for modules
+ * on either kernel: found, as the others, by for_each_kernel_tracepoint().
+ */
+static struct pks_tp pks_end_tps[] = {
+	PKS_TP("hrtimer_expire_exit", pks_tp_hrtimer_end),
+	PKS_TP("timer_expire_exit", pks_tp_timer_end),
+	PKS_TP("tasklet_exit", pks_tp_tasklet_end),
+	PKS_TP("workqueue_execute_end", pks_tp_work_end),
+	PKS_TP("csd_function_exit", pks_tp_csd_end),
+};
+
+/*
  * An NMI has no exit hook: it gets the default, and whatever it
  * interrupted gets its rights back at its next fault: the driver's copy
  * of PKRS still holds them, and the fault path writes it again. Faults in
@@ -263,6 +339,9 @@ static void pks_tp_find(struct tracepoint *tp, void *priv)
 	for (i = 0; i < ARRAY_SIZE(pks_tps); i++)
 		if (!strcmp(tp->name, pks_tps[i].name))
 			pks_tps[i].tp = tp;
+	for (i = 0; i < ARRAY_SIZE(pks_end_tps); i++)
+		if (!strcmp(tp->name, pks_end_tps[i].name))
+			pks_end_tps[i].tp = tp;
 }
 
 /*
@@ -281,7 +360,7 @@ static bool pks_tp_register(struct pks_tp *t)
 	}
 	rc = tracepoint_probe_register(t->tp, t->probe, NULL);
 	if (rc) {
-		pr_warn("cannot hook tracepoint %s (%d): interrupts there inherit PKRS\n",
+		pr_warn("cannot hook tracepoint %s (%d): what it marks is not seen\n",
 			t->name, rc);
 		return false;
 	}
@@ -309,6 +388,8 @@ int pks_boundary_init(void)
 	for (i = 0; i < ARRAY_SIZE(pks_tps); i += 2)
 		if (pks_tp_register(&pks_tps[i + 1]))
 			pks_tp_register(&pks_tps[i]);
+	for (i = 0; i < ARRAY_SIZE(pks_end_tps); i++)
+		pks_tp_register(&pks_end_tps[i]);
 	rc = register_nmi_handler(NMI_LOCAL, pks_nmi_handler, NMI_FLAG_FIRST,
 				  "pks");
 	if (rc)
@@ -336,6 +417,8 @@ void pks_boundary_exit_all(void)
 		unregister_nmi_handler(NMI_LOCAL, "pks");
 	for (i = 0; i < ARRAY_SIZE(pks_tps); i++)
 		pks_tp_unregister(&pks_tps[i]);
+	for (i = 0; i < ARRAY_SIZE(pks_end_tps); i++)
+		pks_tp_unregister(&pks_end_tps[i]);
 	/* No probe may still be running when the module text goes. */
 	tracepoint_synchronize_unregister();
 	pks_acct_add(PKS_ACCT_PROBES, -(long)pks_boundary_hooks);
@@ -356,3 +439,10 @@ void pks_boundary_enforce(bool on)
 	WRITE_ONCE(pks_boundary_enforced, on);
 }
 EXPORT_SYMBOL_NS_GPL(pks_boundary_enforce, PKS_TEST);
+
+/* The control of the grant-scope test: grants outlive their callback. */
+void pks_callback_ends_enforce(bool on)
+{
+	WRITE_ONCE(pks_callback_ends_enforced, on);
+}
+EXPORT_SYMBOL_NS_GPL(pks_callback_ends_enforce, PKS_TEST);

@@ -36,8 +36,10 @@
  *
  * A grant opens the key (read-only for a read) for the context that
  * faulted and no other: a task keeps it until it is interrupted, leaves
- * the CPU or returns to user space; a softirq or a hard interrupt handler
- * until its traced handler ends (boundary.c). Where no end can be hooked
+ * the CPU or returns to user space (a kworker: until its work item ends);
+ * a softirq or a hard interrupt handler until the callback that faulted
+ * ends, where the kernel marks that end, else until the traced handler
+ * ends (boundary.c). Where no end can be hooked
  * (interrupt code outside a traced handler) the faulting instruction
  * alone is single-stepped with the key open. NMI-level contexts (an NMI,
  * and the #DB, #BP and #MC handlers the kernel runs like one) are granted

@@ -80,6 +80,21 @@ static long pks_test_ioctl_irq_strays(void __user *argp)
 	return rc;
 }
 
+static long pks_test_ioctl_grant_carry(void __user *argp)
+{
+	struct pks_grant_carry req;
+	long rc;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.size != sizeof(req))
+		return -EINVAL;
+	rc = pks_grant_carry(&req);
+	if (!rc && copy_to_user(argp, &req, sizeof(req)))
+		rc = -EFAULT;
+	return rc;
+}
+
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -102,6 +117,8 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case PKS_TEST_IOC_IRQ_STRAYS:
 		return pks_test_ioctl_irq_strays(argp);
+	case PKS_TEST_IOC_GRANT_CARRY:
+		return pks_test_ioctl_grant_carry(argp);
 	default:
 		return -ENOTTY;
 	}

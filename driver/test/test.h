@@ -99,6 +99,9 @@ int pks_stray_access(struct pks_copy *a);
 /* irqstray.c */
 int pks_irq_strays(struct pks_irq_strays *req);
 
+/* carry.c */
+int pks_grant_carry(struct pks_grant_carry *req);
+
 /* bench.c */
 int pks_bench_run(struct pks_bench *b);
 

@@ -43,6 +43,13 @@
  *	from a tasklet there (softirq); "control" runs them with pks.ko's
  *	context checks off. Print the counts as NAME=N words; exit 0 if
  *	they ran, else the errno
+ *   pks-ioctl grant-carry ADDR CPU ROUNDS hrtimer|timer|tasklet|work [control]
+ *	ROUNDS pairs of callbacks of that kind run back to back on CPU; the
+ *	first reads the word at physical ADDR (a page the test module holds:
+ *	a legitimate access), the second checks whether that grant is still
+ *	open as it begins; "control" runs them with pks.ko's callback end
+ *	hooks off. Print the counts as NAME=N words; exit 0 if they ran,
+ *	else the errno
  *   pks-ioctl storm ADDR N
  *	N fault-safe stray writes around ADDR; print how many were refused
  *   pks-ioctl accounting
@@ -503,6 +510,38 @@ static int do_user_copy(char **argv)
 	return 0;
 }
 
+static int do_grant_carry(int argc, char **argv)
+{
+	static const char *const kinds[] = { "hrtimer", "timer", "tasklet",
+					     "work" };
+	struct pks_grant_carry req = {
+		.size = sizeof(req),
+		.start = strtoull(argv[2], NULL, 0),
+		.cpu = strtoul(argv[3], NULL, 0),
+		.rounds = strtoul(argv[4], NULL, 0),
+		.kind = PKS_CARRY_KINDS,
+	};
+	unsigned int i;
+
+	for (i = 0; i < PKS_CARRY_KINDS; i++)
+		if (!strcmp(argv[5], kinds[i]))
+			req.kind = i;
+	if (argc > 6 && !strcmp(argv[6], "control"))
+		req.flags = PKS_GRANT_CARRY_F_CONTROL;
+	if (ioctl(test_fd(), PKS_TEST_IOC_GRANT_CARRY, &req) < 0) {
+		int rc = errno;
+
+		perror("pks-ioctl: grant-carry");
+		return rc;
+	}
+	printf("rounds_done=%llu first_read=%llu carried=%llu second_read=%llu\n",
+	       (unsigned long long)req.rounds_done,
+	       (unsigned long long)req.first_read,
+	       (unsigned long long)req.carried,
+	       (unsigned long long)req.second_read);
+	return 0;
+}
+
 static int do_stray_move(char **argv)
 {
 	struct pks_copy copy = {
@@ -634,6 +673,8 @@ int main(int argc, char **argv)
 		}
 		return do_stray(argc, argv);
 	}
+	if (argc >= 6 && !strcmp(argv[1], "grant-carry"))
+		return do_grant_carry(argc, argv);
 	if (argc >= 5 && !strcmp(argv[1], "user-copy"))
 		return do_user_copy(argv);
 	if (argc >= 4 && !strcmp(argv[1], "stray-move"))
@@ -672,6 +713,7 @@ int main(int argc, char **argv)
 		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
 		"       stray-move DST SRC | irq-strays ADDR CPU ROUNDS [control] |\n"
 		"       user-copy ADDR LEN read|write |\n"
+		"       grant-carry ADDR CPU ROUNDS KIND [control] |\n"
 		"       guarded-read ADDR | storm ADDR N | accounting | head |\n"
 		"       brackets | brackets-on 0|1\n");
 	return 2;
