@@ -19,6 +19,17 @@
  * its next fault; a window's rights come back on exit, or, after an NMI
  * (which has no exit hook), through the fault path's refill.
  *
+ * One run of a handler can hold many callbacks, each a context of its
+ * own: every expired hrtimer of one timer interrupt, every timer and
+ * tasklet of one softirq run, every work item a kworker takes in a row.
+ * Where the kernel marks the end of one callback with a tracepoint
+ * (hrtimer_expire_exit, timer_expire_exit, tasklet_exit,
+ * workqueue_execute_end, and csd_function_exit where the kernel has it:
+ * 6.3 on), a grant ends there too: the CPU gets back its level's windows.
+ * irq_work callbacks, RCU callbacks and the NET_RX and block softirqs'
+ * per-packet and per-request work have no such mark: there a grant lasts
+ * to the handler's end.
+ *
  * A CPU with nothing open pays one compare per handler and no PKRS write.
  * What stays open: the kernel's entry code and generic interrupt code up
  * to the tracepoint (no driver code runs there), and vectors without a
@@ -27,20 +38,28 @@
  */
 #include "pks_internal.h"
 
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/timer.h>
 #include <linux/preempt.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include <asm/nmi.h>
 
 /**
  * struct pks_levels - what each context level holds on this CPU
  * @win: PKRS of each level's windows: task, softirq, hardirq, NMI
- * @traced: inside a traced handler at that level, whose exit ends a grant
+ * @depth: traced handlers entered and not yet left at that level; above
+ *	zero, the level's grants end with a handler's exit. Hard interrupt
+ *	handlers nest: a demultiplexing handler (Intel VMD's vmd_irq, GPIO
+ *	and other chained controllers) runs the handlers of the interrupts
+ *	it dispatches inside its own, each with its own entry and exit.
  */
 struct pks_levels {
 	u32 win[PKS_LEVELS];
-	bool traced[PKS_LEVELS];
+	unsigned int depth[PKS_LEVELS];
 };
 
 static DEFINE_PER_CPU(struct pks_levels, pks_levels) = {
@@ -50,6 +69,8 @@ static DEFINE_PER_CPU(struct pks_levels, pks_levels) = {
 
 /* Only the control of the boundary test turns this off (pks_testing.h). */
 static bool pks_boundary_enforced = true;
+/* Only the control of the grant-scope test turns this off (pks_testing.h). */
+static bool pks_callback_ends_enforced = true;
 static atomic64_t pks_boundary_writes = ATOMIC64_INIT(0);
 static unsigned int pks_boundary_hooks;
 
@@ -84,7 +105,7 @@ void pks_level_set_task(u32 pkrs)
 bool pks_level_traced(int level)
 {
 	return READ_ONCE(pks_boundary_enforced) &&
-	       this_cpu_read(pks_levels.traced[level]);
+	       this_cpu_read(pks_levels.depth[level]);
 }
 
 /* A key was freed: no level keeps rights to it. From its IPI. */
@@ -115,22 +136,40 @@ static void pks_boundary_write(int level)
 	local_irq_restore(flags);
 }
 
+/*
+ * A nested handler starts, like an outermost one, with its level's
+ * windows and no grant: the grant of the handler it runs inside is not
+ * its own (it is judged again at its next fault once the inner one
+ * returns).
+ */
 static void pks_boundary_enter(int level)
 {
-	this_cpu_write(pks_levels.traced[level], true);
+	this_cpu_inc(pks_levels.depth[level]);
 	if (READ_ONCE(pks_boundary_enforced))
 		pks_boundary_write(level);
 }
 
 /*
  * Back to the interrupted context's windows. A hard interrupt returns to
- * the softirq it interrupted or to the task; a softirq to the task.
+ * the softirq it interrupted or to the task; a softirq to the task; a
+ * nested handler to the handler it runs inside, whose windows are still
+ * open (the inner one closed its own) and which keeps its level: the
+ * interrupted context's rights come back only as the outermost handler
+ * leaves. A depth already at zero (an exit whose entry came before the
+ * hooks were placed) counts as the outermost.
  */
 static void pks_boundary_exit(int level)
 {
+	unsigned int *depth = this_cpu_ptr(&pks_levels.depth[level]);
 	int back = PKS_LEVEL_TASK;
 
-	this_cpu_write(pks_levels.traced[level], false);
+	if (*depth > 1) {
+		(*depth)--;
+		if (READ_ONCE(pks_boundary_enforced))
+			pks_boundary_write(level);
+		return;
+	}
+	*depth = 0;
 	/* The handler's windows are closed: nothing of it carries over. */
 	this_cpu_write(pks_levels.win[level], PKS_DEFAULT_PKRS);
 	if (!READ_ONCE(pks_boundary_enforced))
@@ -171,6 +210,53 @@ static void pks_tp_softirq_exit(void *data, unsigned int vec_nr)
 	pks_boundary_exit(PKS_LEVEL_SOFTIRQ);
 }
 
+/*
+ * A callback ended: its grant, if it took one, ends with it. The rights
+ * the context's level keeps are its windows without any grant; when the
+ * CPU holds just those, nothing was granted: one compare, no write. An
+ * interrupt level whose handler is not traced keeps no rights of its own
+ * here (the control of the boundary test): left alone.
+ */
+static void pks_callback_end(void)
+{
+	int level = interrupt_context_level();
+
+	if (likely(pks_read_pkrs_cache() == pks_level_pkrs(level)))
+		return;
+	if (!READ_ONCE(pks_callback_ends_enforced) ||
+	    (level != PKS_LEVEL_TASK && !pks_level_traced(level)))
+		return;
+	pks_boundary_write(level);
+}
+
+static void pks_tp_hrtimer_end(void *data, struct hrtimer *timer)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_timer_end(void *data, struct timer_list *timer)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_tasklet_end(void *data, struct tasklet_struct *t,
+			       void *func)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_work_end(void *data, struct work_struct *work,
+			    work_func_t func)
+{
+	pks_callback_end();
+}
+
+static void pks_tp_csd_end(void *data, smp_call_func_t func,
+			   call_single_data_t *csd)
+{
+	pks_callback_end();
+}
+
 /**
  * struct pks_tp - one tracepoint this file hooks
  * @name: the tracepoint's name
@@ -189,6 +275,7 @@ struct pks_tp {
 #define PKS_TP_IN(v)		PKS_TP(v "_entry", pks_tp_vector_entry)
 #define PKS_TP_OUT(v)		PKS_TP(v "_exit", pks_tp_vector_exit)
 
+/* Each entry with its exit, the entry first (pks_boundary_init()). */
 static struct pks_tp pks_tps[] = {
 	PKS_TP("irq_handler_entry", pks_tp_irq_entry),
 	PKS_TP("irq_handler_exit", pks_tp_irq_exit),
@@ -206,6 +293,18 @@ static struct pks_tp pks_tps[] = {
 	PKS_TP_IN("threshold_apic"), PKS_TP_OUT("threshold_apic"),
 	PKS_TP_IN("deferred_error_apic"), PKS_TP_OUT("deferred_error_apic"),
 	PKS_TP_IN("thermal_apic"), PKS_TP_OUT("thermal_apic"),
+};
+
+/*
+ * The ends of one callback (above). Built in, not exported for modules
+ * on either kernel: found, as the others, by for_each_kernel_tracepoint().
+ */
+static struct pks_tp pks_end_tps[] = {
+	PKS_TP("hrtimer_expire_exit", pks_tp_hrtimer_end),
+	PKS_TP("timer_expire_exit", pks_tp_timer_end),
+	PKS_TP("tasklet_exit", pks_tp_tasklet_end),
+	PKS_TP("workqueue_execute_end", pks_tp_work_end),
+	PKS_TP("csd_function_exit", pks_tp_csd_end),
 };
 
 /*
@@ -240,6 +339,34 @@ static void pks_tp_find(struct tracepoint *tp, void *priv)
 	for (i = 0; i < ARRAY_SIZE(pks_tps); i++)
 		if (!strcmp(tp->name, pks_tps[i].name))
 			pks_tps[i].tp = tp;
+	for (i = 0; i < ARRAY_SIZE(pks_end_tps); i++)
+		if (!strcmp(tp->name, pks_end_tps[i].name))
+			pks_end_tps[i].tp = tp;
+}
+
+/*
+ * Place @t's probe; false, said, when it cannot be. Vectors a kernel was
+ * built without have no tracepoint: said too, so that what stays open is
+ * known (pkstool info counts the hooks placed).
+ */
+static bool pks_tp_register(struct pks_tp *t)
+{
+	int rc;
+
+	if (!t->tp) {
+		pr_info("no tracepoint %s in this kernel: not hooked\n",
+			t->name);
+		return false;
+	}
+	rc = tracepoint_probe_register(t->tp, t->probe, NULL);
+	if (rc) {
+		pr_warn("cannot hook tracepoint %s (%d): what it marks is not seen\n",
+			t->name, rc);
+		return false;
+	}
+	t->registered = true;
+	pks_boundary_hooks++;
+	return true;
 }
 
 int pks_boundary_init(void)
@@ -248,28 +375,21 @@ int pks_boundary_init(void)
 	int rc;
 
 	for_each_kernel_tracepoint(pks_tp_find, NULL);
-	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
-		struct pks_tp *t = &pks_tps[i];
-
-		/*
-		 * Vectors a kernel was built without have no tracepoint:
-		 * said, so that what stays open is known (pkstool info counts
-		 * the hooks placed).
-		 */
-		if (!t->tp) {
-			pr_info("no tracepoint %s in this kernel: not hooked\n",
-				t->name);
-			continue;
-		}
-		rc = tracepoint_probe_register(t->tp, t->probe, NULL);
-		if (rc) {
-			pr_warn("cannot hook tracepoint %s (%d): interrupts there inherit PKRS\n",
-				t->name, rc);
-			continue;
-		}
-		t->registered = true;
-		pks_boundary_hooks++;
-	}
+	/*
+	 * pks_tps[] holds entry and exit in pairs. The exit goes first, and
+	 * the entry only with it: an entry seen without its exit would leave
+	 * its level's depth above zero for good, and every later handler's
+	 * exit would then take itself for a nested one's and not give the
+	 * interrupted context its rights back. An exit seen without its
+	 * entry (a handler running as the pair is placed) counts as the
+	 * outermost.
+	 */
+	BUILD_BUG_ON(ARRAY_SIZE(pks_tps) % 2);
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i += 2)
+		if (pks_tp_register(&pks_tps[i + 1]))
+			pks_tp_register(&pks_tps[i]);
+	for (i = 0; i < ARRAY_SIZE(pks_end_tps); i++)
+		pks_tp_register(&pks_end_tps[i]);
 	rc = register_nmi_handler(NMI_LOCAL, pks_nmi_handler, NMI_FLAG_FIRST,
 				  "pks");
 	if (rc)
@@ -282,18 +402,23 @@ int pks_boundary_init(void)
 	return 0;
 }
 
+static void pks_tp_unregister(struct pks_tp *t)
+{
+	if (t->registered)
+		tracepoint_probe_unregister(t->tp, t->probe, NULL);
+	t->registered = false;
+}
+
 void pks_boundary_exit_all(void)
 {
 	size_t i;
 
 	if (pks_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, "pks");
-	for (i = 0; i < ARRAY_SIZE(pks_tps); i++) {
-		if (pks_tps[i].registered)
-			tracepoint_probe_unregister(pks_tps[i].tp,
-						    pks_tps[i].probe, NULL);
-		pks_tps[i].registered = false;
-	}
+	for (i = 0; i < ARRAY_SIZE(pks_tps); i++)
+		pks_tp_unregister(&pks_tps[i]);
+	for (i = 0; i < ARRAY_SIZE(pks_end_tps); i++)
+		pks_tp_unregister(&pks_end_tps[i]);
 	/* No probe may still be running when the module text goes. */
 	tracepoint_synchronize_unregister();
 	pks_acct_add(PKS_ACCT_PROBES, -(long)pks_boundary_hooks);
@@ -314,3 +439,10 @@ void pks_boundary_enforce(bool on)
 	WRITE_ONCE(pks_boundary_enforced, on);
 }
 EXPORT_SYMBOL_NS_GPL(pks_boundary_enforce, PKS_TEST);
+
+/* The control of the grant-scope test: grants outlive their callback. */
+void pks_callback_ends_enforce(bool on)
+{
+	WRITE_ONCE(pks_callback_ends_enforced, on);
+}
+EXPORT_SYMBOL_NS_GPL(pks_callback_ends_enforce, PKS_TEST);

@@ -215,10 +215,9 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	prot = pks_prot_at(address, f->owner, &f->offset, &mode);
 	if (prot && !in_nmi())
 		rule = pks_legit_rule(address, fregs);
-	if (rule >= 0) {
+	if (rule >= 0 && (pks_grant(key, write ? 0 : PKS_PKRS_WD, rule) ||
+			  pks_allow_once(fregs, key, write ? 0 : PKS_PKRS_WD))) {
 		rcu_read_unlock();
-		if (!pks_grant(key, write ? 0 : PKS_PKRS_WD, rule))
-			pks_allow_once(fregs, key, write ? 0 : PKS_PKRS_WD);
 		goto retry;
 	}
 	if (prot) {
@@ -244,6 +243,14 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	else
 		f->outcome = PKS_FAULT_OOPS;
 	pks_fault_record(sc, fregs);
+	/*
+	 * A relaxed stray completes, here where a fixup would otherwise fail
+	 * it (a copy_to_user() from the namespace returns short); a
+	 * fault-safe accessor's stays refused.
+	 */
+	if (f->outcome == PKS_FAULT_ALLOWED &&
+	    pks_relaxed_allow(fregs, key, write))
+		goto retry;
 	return 0;
 retry:
 	return pks_retry(regs);

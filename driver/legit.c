@@ -39,8 +39,10 @@
  *
  * A grant opens the key (read-only for a read) for the context that
  * faulted and no other: a task keeps it until it is interrupted, leaves
- * the CPU or returns to user space; a softirq or a hard interrupt handler
- * until its traced handler ends (boundary.c). Where no end can be hooked
+ * the CPU or returns to user space (a kworker: until its work item ends);
+ * a softirq or a hard interrupt handler until the callback that faulted
+ * ends, where the kernel marks that end, else until the traced handler
+ * ends (boundary.c). Where no end can be hooked
  * (interrupt code outside a traced handler) the faulting instruction
  * alone is single-stepped with the key open. NMI-level contexts (an NMI,
  * and the #DB, #BP and #MC handlers the kernel runs like one) are granted
@@ -427,7 +429,10 @@ void pks_grant_hold_task(void)
  * pks_grant() - open @key for the faulting context
  * @key: the key of the faulting page
  * @bits: its PKRS bits from now on (0: read-write, PKS_PKRS_WD: read)
- * @rule: why, an enum pks_rule_id, or -1 for a key owner's callback
+ * @rule: why, an enum pks_rule_id, PKS_GRANT_OWNER_CB for a key owner's
+ *	callback, or PKS_GRANT_RELAXED for a stray in a relaxed namespace
+ *	(counted with the stray; kept, as a key owner's, until the task
+ *	leaves the CPU or returns to user space, or the handler returns)
  *
  * From the fault path, interrupts off.
  *
@@ -448,13 +453,19 @@ bool pks_grant(int key, u32 bits, int rule)
 		/*
 		 * A key owner's grant is the task's, as upstream's callback
 		 * changed the task's saved PKRS: kept across interrupts, until
-		 * the task leaves the CPU or returns to user space.
+		 * the task leaves the CPU or returns to user space. So is a
+		 * relaxed stray's: its record wakes the log's readers through
+		 * an interrupt (printk's too), whose end would end a grant not
+		 * kept before the access retries, record it again, and so on.
 		 */
 		if (rule < 0)
 			pks_level_set_key(PKS_LEVEL_TASK, key, bits);
 		kind = PKS_GRANT_TASK;
-	} else if (rule >= 0 && level != PKS_LEVEL_NMI &&
+	} else if (rule != PKS_GRANT_OWNER_CB && level != PKS_LEVEL_NMI &&
 		   pks_level_traced(level)) {
+		/* For the same reason, to the handler's end. */
+		if (rule == PKS_GRANT_RELAXED)
+			pks_level_set_key(level, key, bits);
 		kind = level == PKS_LEVEL_SOFTIRQ ? PKS_GRANT_SOFTIRQ :
 						    PKS_GRANT_HARDIRQ;
 	} else {

@@ -4,9 +4,12 @@
  * kernel has no hook for protection-key faults in kernel mode): there a
  * key owner's callback may take the fault, run as an exception handler
  * with the exception API below, and a relaxed range lets the access
- * complete once: the key is opened, the faulting instruction is
- * single-stepped with interrupts off, and the debug trap that follows
- * closes the key again. The fixup hook (faults.c) steps through here too.
+ * complete: the key is granted to the faulting context as a legitimate
+ * access's is (legit.c), or, in interrupt code whose end no hook sees,
+ * the faulting instruction alone is single-stepped with the key open and
+ * the debug trap that follows closes it again. The fixup hook (faults.c)
+ * grants and steps through here too, and lets relaxed strays complete
+ * before a fixup can fail them.
  *
  * Both fault hooks are this driver's own ftrace_ops, not kprobes, and they
  * are placed here. While the direct map is keyed, a hook that stops
@@ -38,18 +41,26 @@
 /**
  * struct pks_step - an access being single-stepped on this CPU
  * @active: the next debug trap is ours
- * @task: the task that faulted; a trap or fault in any other is not ours
- * @pkrs: this CPU's PKRS before the first key was opened for the step
+ * @task: the task the stepping interrupt runs on; a trap in any other is
+ *	not ours
+ * @level: the stepping context's level
+ * @mask: the PKRS bits of the keys opened for the step
  * @flags: TF and IF of the faulting context, restored after the step
  *
- * One instruction can fault on several keys (a memcpy between two relaxed
- * namespaces): each fault during the step opens one more key, and the
- * trap after the step restores @pkrs whole.
+ * Only interrupt code outside a traced handler is stepped (a task, and a
+ * traced handler, get a grant instead: pks_grant()). It cannot sleep or
+ * leave the CPU, so a user page fault in the stepped instruction is
+ * fixed up or oopses, never handled by mm code that may sleep; and with
+ * IF clear for the one instruction no other context runs on the CPU
+ * until the trap, so one step per CPU suffices. One instruction can
+ * fault on several keys (a memcpy between two relaxed namespaces): each
+ * fault during the step opens one more key.
  */
 struct pks_step {
 	bool active;
 	struct task_struct *task;
-	u32 pkrs;
+	int level;
+	u32 mask;
 	unsigned long flags;
 };
 
@@ -68,6 +79,21 @@ static noinline void pks_fault_handled(void)
 }
 
 /*
+ * Close the step's keys again. What they get back is read now, at the
+ * step's end, from the stepping context's windows: a value saved at the
+ * step's start could be stale by now and re-open what was closed since.
+ * The other keys' bits stay as the register holds them.
+ */
+static void pks_step_end(struct pks_step *st)
+{
+	u32 now = pks_read_pkrs_cache();
+
+	pks_write_pkrs((now & ~st->mask) |
+		       (pks_level_pkrs(st->level) & st->mask));
+	st->active = false;
+}
+
+/*
  * End a step early: the fault goes on to an oops with no key left open.
  * Without @fregs (the stepping context is gone), only the CPU's state.
  */
@@ -77,38 +103,48 @@ static void pks_step_abort(struct pt_regs *fregs)
 
 	if (!st->active)
 		return;
-	pks_write_pkrs(fregs ? st->pkrs :
-		       pks_level_pkrs(interrupt_context_level()));
+	pks_step_end(st);
 	if (fregs)
 		fregs->flags = (fregs->flags &
 				~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
-	st->active = false;
 }
 
-/*
- * Open @key (to @bits) for one instruction of the faulting context. A
+/**
+ * pks_allow_once() - open @key for one instruction of the faulting context
+ * @fregs: the fault's registers
+ * @key: the key
+ * @bits: its PKRS bits for the step
+ *
+ * For interrupt code whose end no hook sees (pks_grant() said no). A
  * second fault of the same instruction (another key) adds its key to the
- * same step.
+ * same step. A task is never stepped: its grant ends where the task
+ * leaves the CPU, and a step with interrupts off would run the page
+ * fault of a user page touched by the same instruction (a copy_to_user())
+ * with interrupts off, sleeping, and finish it on another CPU.
+ *
+ * Return: whether the instruction may be retried.
  */
-void pks_allow_once(struct pt_regs *fregs, int key, u32 bits)
+bool pks_allow_once(struct pt_regs *fregs, int key, u32 bits)
 {
 	struct pks_step *st = this_cpu_ptr(&pks_step);
 
-	/* A step left by a task that slept or died inside it is over. */
+	if (in_task())
+		return false;
+	/* A step left by an interrupt that oopsed inside it is over. */
 	if (st->active && st->task != current)
 		pks_step_abort(NULL);
 	if (!st->active) {
-		st->pkrs = pks_read_pkrs_cache();
 		st->flags = fregs->flags & (X86_EFLAGS_TF | X86_EFLAGS_IF);
 		st->task = current;
+		st->level = interrupt_context_level();
+		st->mask = 0;
 		st->active = true;
-		/* Should the task leave the CPU inside it, the step ends. */
-		if (in_task())
-			pks_grant_hold_task();
 		/* No interrupt may run with the key open: IF off for the step. */
 		fregs->flags = (fregs->flags | X86_EFLAGS_TF) & ~X86_EFLAGS_IF;
 	}
+	st->mask |= (PKS_PKRS_AD | PKS_PKRS_WD) << PKS_PKRS_SHIFT(key);
 	pks_set_key_bits(key, bits);
+	return true;
 }
 
 /* Make the probed function return at once: the access is retried. */
@@ -207,9 +243,8 @@ static bool pks_run_callback(struct pt_regs *fregs, int key,
 	e->active = false;
 	pks_write_pkrs(e->pkrs);
 	bits = e->updated & mask ? pks_key_bits(key, e->pkrs) : 0;
-	if (granted && !pks_grant(key, bits, -1))
-		pks_allow_once(fregs, key, bits);
-	return granted;
+	return granted && (pks_grant(key, bits, PKS_GRANT_OWNER_CB) ||
+			   pks_allow_once(fregs, key, bits));
 }
 
 /* Whether @address is in a protected range in relaxed mode. */
@@ -223,6 +258,29 @@ static bool pks_relaxed_at(unsigned long address)
 	pks_prot_at(address, name, &offset, &mode);
 	rcu_read_unlock();
 	return mode == PKS_MODE_RELAXED;
+}
+
+/**
+ * pks_relaxed_allow() - let a stray into a relaxed namespace complete
+ * @fregs: the fault's registers
+ * @key: the key of the faulting page
+ * @write: the access was a write
+ *
+ * A grant (legit.c) kept in the context's own rights, as a key owner's
+ * is: the key is open for the faulting context until the task leaves
+ * the CPU or returns to user space, or the handler returns, read-only
+ * for a read; interrupts taken meanwhile run without it. A later stray
+ * of the same context under the same key in that time is not seen.
+ * Interrupt code with no end hook gets the faulting instruction alone.
+ *
+ * Return: whether the access may be retried.
+ */
+bool pks_relaxed_allow(struct pt_regs *fregs, int key, bool write)
+{
+	u32 bits = write ? 0 : PKS_PKRS_WD;
+
+	return pks_grant(key, bits, PKS_GRANT_RELAXED) ||
+	       pks_allow_once(fregs, key, bits);
 }
 
 /* page_fault_oops(struct pt_regs *regs, unsigned long error_code,
@@ -252,8 +310,9 @@ static int pks_oops_pre(struct pt_regs *regs)
 		return 0;
 	if (pks_run_callback(fregs, key, address, error_code & X86_PF_WRITE)) {
 		/* Retried with what the callback granted. */
-	} else if (pks_relaxed_at(address)) {
-		pks_allow_once(fregs, key, 0);
+	} else if (pks_relaxed_at(address) &&
+		   pks_relaxed_allow(fregs, key, error_code & X86_PF_WRITE)) {
+		/* Retried with the stray's key open (faults.c does it first). */
 	} else {
 		pks_step_abort(fregs);
 		return 0;
@@ -280,11 +339,10 @@ static int pks_die_notify(struct notifier_block *nb, unsigned long val,
 	dr6 = (unsigned long *)args->err;
 	if (!(*dr6 & DR_STEP))
 		return NOTIFY_DONE;
-	pks_write_pkrs(st->pkrs);
+	pks_step_end(st);
 	args->regs->flags = (args->regs->flags &
 			     ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
 	*dr6 &= ~DR_STEP;
-	st->active = false;
 	return NOTIFY_STOP;
 }
 

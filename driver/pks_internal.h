@@ -72,6 +72,10 @@ enum pks_grant_kind {
 	PKS_GRANT_KINDS
 };
 
+/* pks_grant()'s @rule beside an enum pks_rule_id: who else grants. */
+#define PKS_GRANT_OWNER_CB	(-1)	/* a key owner's fault callback */
+#define PKS_GRANT_RELAXED	(-2)	/* a stray in a relaxed namespace */
+
 int pks_legit_rule(unsigned long address, struct pt_regs *fregs);
 void pks_grant_hold_task(void);
 bool pks_grant(int key, u32 bits, int rule);
@@ -192,7 +196,8 @@ void pks_hook_remove(struct ftrace_ops *ops);
 void pks_hooks_gone(void);
 bool pks_oops_init(void);
 void pks_oops_exit(void);
-void pks_allow_once(struct pt_regs *fregs, int key, u32 bits);
+bool pks_allow_once(struct pt_regs *fregs, int key, u32 bits);
+bool pks_relaxed_allow(struct pt_regs *fregs, int key, bool write);
 int pks_retry(struct pt_regs *regs);
 
 /* faults.c */

@@ -36,6 +36,8 @@ void pks_resume_cpu(void);
 void pks_boundary_enforce(bool on);
 /* ipi-race: what the task level's windows hold on a CPU (from an IPI). */
 u32 pks_task_level_pkrs(void);
+/* grant-scope: its control lets grants outlive their callback. */
+void pks_callback_ends_enforce(bool on);
 
 /* ownercopy.c */
 

@@ -5,14 +5,19 @@
  * task window on a protected namespace, and on its CPU a hard interrupt
  * (irq_work, a pinned hrtimer), a softirq (a tasklet) and an NMI each make
  * a stray access to another page of the namespace, one nobody holds. Each
- * must be refused and recorded; the holder keeps its access. The control
- * turns the boundaries off, and the same strays land.
+ * must be refused and recorded; the holder keeps its access. One more
+ * hard interrupt nests: the hrtimer handler dispatches a device interrupt
+ * of the test's own (generic_handle_irq(), as Intel VMD's vmd_irq and
+ * chained interrupt controllers do) and strays after that handler has
+ * returned, while it still runs itself. The control turns the boundaries
+ * off, and the same strays land.
  */
 #include "test.h"
 
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -24,11 +29,12 @@ enum pks_bnd_trigger {
 	PKS_BND_HRTIMER,
 	PKS_BND_TASKLET,
 	PKS_BND_NMI,
+	PKS_BND_NESTED,
 	PKS_BND_TRIGGERS
 };
 
 static const char *const pks_bnd_trigger_names[] = {
-	"irq_work", "hrtimer", "tasklet", "NMI",
+	"irq_work", "hrtimer", "tasklet", "NMI", "nested interrupt",
 };
 
 enum pks_bnd_holder {
@@ -54,6 +60,9 @@ static const char *const pks_bnd_holder_names[] = {
  * @timer: the hrtimer trigger
  * @tasklet: the tasklet trigger
  * @nmi: an NMI is expected on @cpu
+ * @nest: the hrtimer dispatches @irq first, then strays
+ * @irq: the test's own interrupt, dispatched by the hrtimer, or 0
+ * @nested: its handler ran
  */
 struct pks_bnd {
 	void *va;
@@ -66,6 +75,9 @@ struct pks_bnd {
 	struct hrtimer timer;
 	struct tasklet_struct tasklet;
 	bool nmi;
+	bool nest;
+	unsigned int irq;
+	bool nested;
 };
 
 static struct pks_bnd pks_bnd;
@@ -85,9 +97,23 @@ static void pks_bnd_irq_work(struct irq_work *work)
 	pks_bnd_stray(container_of(work, struct pks_bnd, work));
 }
 
+/* The nested handler: it passes irq_handler_entry and _exit, no more. */
+static irqreturn_t pks_bnd_nested_irq(int irq, void *data)
+{
+	struct pks_bnd *b = data;
+
+	b->nested = true;
+	return IRQ_HANDLED;
+}
+
 static enum hrtimer_restart pks_bnd_timer(struct hrtimer *timer)
 {
-	pks_bnd_stray(container_of(timer, struct pks_bnd, timer));
+	struct pks_bnd *b = container_of(timer, struct pks_bnd, timer);
+
+	/* Its handler returns before the stray: this one still runs. */
+	if (b->nest)
+		generic_handle_irq(b->irq);
+	pks_bnd_stray(b);
 	return HRTIMER_NORESTART;
 }
 
@@ -116,11 +142,14 @@ static bool pks_bnd_fire(struct pks_bnd *b, enum pks_bnd_trigger trigger)
 	ktime_t end = ktime_add_ms(ktime_get(), 2000);
 
 	b->done = false;
+	b->nested = false;
+	b->nest = trigger == PKS_BND_NESTED;
 	b->cpu = smp_processor_id();
 	switch (trigger) {
 	case PKS_BND_IRQ_WORK:
 		irq_work_queue(&b->work);
 		break;
+	case PKS_BND_NESTED:
 	case PKS_BND_HRTIMER:
 		hrtimer_start(&b->timer, ns_to_ktime(20 * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_PINNED_HARD);
@@ -140,8 +169,8 @@ static bool pks_bnd_fire(struct pks_bnd *b, enum pks_bnd_trigger trigger)
 	while (!smp_load_acquire(&b->done) && ktime_before(ktime_get(), end))
 		cpu_relax();
 	WRITE_ONCE(b->nmi, false);
-	/* As above. */
-	return smp_load_acquire(&b->done);
+	/* As above; the nested handler ran before the stray. */
+	return smp_load_acquire(&b->done) && (!b->nest || b->nested);
 }
 
 /*
@@ -315,6 +344,38 @@ static int pks_bnd_run(struct pks_test_ctx *ctx, int key, void *held)
 }
 
 /*
+ * An interrupt of the test's own, on no device: a descriptor with the
+ * dummy chip and the simple flow handler, which generic_handle_irq() runs
+ * in the caller's hard interrupt with the tracepoints of any device's.
+ */
+static int pks_bnd_irq_get(struct pks_bnd *b)
+{
+	int irq = irq_alloc_desc(NUMA_NO_NODE);
+	int rc;
+
+	if (irq < 0)
+		return irq;
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
+	rc = request_irq(irq, pks_bnd_nested_irq, 0, "pks_test_nested", b);
+	if (rc) {
+		irq_free_desc(irq);
+		return rc;
+	}
+	b->irq = irq;
+	return 0;
+}
+
+static void pks_bnd_irq_put(struct pks_bnd *b)
+{
+	if (!b->irq)
+		return;
+	free_irq(b->irq, b);
+	irq_free_desc(b->irq);
+	b->irq = 0;
+}
+
+/*
  * boundary: strays from a hard interrupt, a softirq and an NMI on the CPU
  * of a task holding rights to a protected namespace are refused, recorded,
  * and leave the data alone; with the boundaries off (the control) they
@@ -343,6 +404,12 @@ static int pks_test_boundary(struct pks_test_ctx *ctx)
 	hrtimer_init(&b->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	b->timer.function = pks_bnd_timer;
 	tasklet_setup(&b->tasklet, pks_bnd_tasklet);
+	rc = pks_bnd_irq_get(b);
+	if (rc) {
+		result = pks_test_skip(ctx, "cannot set up an interrupt to nest (%d)",
+				       rc);
+		goto out;
+	}
 	rc = register_nmi_handler(NMI_LOCAL, pks_bnd_nmi, 0, "pks_test_bnd");
 	if (rc) {
 		result = pks_test_skip(ctx, "cannot register an NMI handler (%d)",
@@ -351,10 +418,12 @@ static int pks_test_boundary(struct pks_test_ctx *ctx)
 		result = pks_bnd_run(ctx, key, held);
 		unregister_nmi_handler(NMI_LOCAL, "pks_test_bnd");
 	}
+out:
 	pks_boundary_enforce(true);
 	hrtimer_cancel(&b->timer);
 	tasklet_kill(&b->tasklet);
 	irq_work_sync(&b->work);
+	pks_bnd_irq_put(b);
 	put_page(page);
 	if (ours)
 		__pks_unprotect(r->start);

@@ -50,76 +50,61 @@ static long pks_test_ioctl_stray(void __user *argp)
 	return rc;
 }
 
-static long pks_test_ioctl_bench(void __user *argp)
-{
+/*
+ * The requests that are one struct, in and out, led by its size: each is
+ * read, its size checked, run, and written back (when the command reads).
+ */
+union pks_test_req {
+	__u32 size;
 	struct pks_bench bench;
+	struct pks_irq_strays irq_strays;
+	struct pks_v10_price v10_price;
+	struct pks_fs_strays fs_strays;
+	struct pks_ipmodify ipmodify;
+	struct pks_grant_carry grant_carry;
+};
+
+static long pks_test_ioctl_req(unsigned int cmd, void __user *argp)
+{
+	union pks_test_req req;
+	size_t len = _IOC_SIZE(cmd);
 	long rc;
 
-	if (copy_from_user(&bench, argp, sizeof(bench)))
+	if (len > sizeof(req))
+		return -ENOTTY;
+	if (copy_from_user(&req, argp, len))
 		return -EFAULT;
-	if (bench.size != sizeof(bench))
+	if (req.size != len)
 		return -EINVAL;
-	rc = pks_bench_run(&bench);
-	if (!rc && copy_to_user(argp, &bench, sizeof(bench)))
+	switch (cmd) {
+	case PKS_TEST_IOC_BENCH:
+		rc = pks_bench_run(&req.bench);
+		break;
+	case PKS_TEST_IOC_IRQ_STRAYS:
+		rc = pks_irq_strays(&req.irq_strays);
+		break;
+	case PKS_TEST_IOC_V10_PRICE:
+		rc = pks_v10_price(&req.v10_price);
+		break;
+	case PKS_TEST_IOC_FS_STRAYS:
+		rc = pks_fs_strays(&req.fs_strays);
+		break;
+	case PKS_TEST_IOC_IPMODIFY:
+		if (req.ipmodify.rsvd ||
+		    !memchr(req.ipmodify.function, '\0',
+			    sizeof(req.ipmodify.function)))
+			return -EINVAL;
+		rc = pks_ipmodify_try(&req.ipmodify);
+		break;
+	case PKS_TEST_IOC_GRANT_CARRY:
+		rc = pks_grant_carry(&req.grant_carry);
+		break;
+	default:
+		return -ENOTTY;
+	}
+	if (!rc && (_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(argp, &req, len))
 		rc = -EFAULT;
 	return rc;
-}
-
-static long pks_test_ioctl_irq_strays(void __user *argp)
-{
-	struct pks_irq_strays req;
-	long rc;
-
-	if (copy_from_user(&req, argp, sizeof(req)))
-		return -EFAULT;
-	if (req.size != sizeof(req))
-		return -EINVAL;
-	rc = pks_irq_strays(&req);
-	if (!rc && copy_to_user(argp, &req, sizeof(req)))
-		rc = -EFAULT;
-	return rc;
-}
-
-static long pks_test_ioctl_v10_price(void __user *argp)
-{
-	struct pks_v10_price req;
-	long rc;
-
-	if (copy_from_user(&req, argp, sizeof(req)))
-		return -EFAULT;
-	if (req.size != sizeof(req) || req.pad)
-		return -EINVAL;
-	rc = pks_v10_price(&req);
-	if (!rc && copy_to_user(argp, &req, sizeof(req)))
-		rc = -EFAULT;
-	return rc;
-}
-
-static long pks_test_ioctl_fs_strays(void __user *argp)
-{
-	struct pks_fs_strays req;
-	long rc;
-
-	if (copy_from_user(&req, argp, sizeof(req)))
-		return -EFAULT;
-	if (req.size != sizeof(req))
-		return -EINVAL;
-	rc = pks_fs_strays(&req);
-	if (!rc && copy_to_user(argp, &req, sizeof(req)))
-		rc = -EFAULT;
-	return rc;
-}
-
-static long pks_test_ioctl_ipmodify(void __user *argp)
-{
-	struct pks_ipmodify req;
-
-	if (copy_from_user(&req, argp, sizeof(req)))
-		return -EFAULT;
-	if (req.size != sizeof(req) || req.rsvd ||
-	    !memchr(req.function, '\0', sizeof(req.function)))
-		return -EINVAL;
-	return pks_ipmodify_try(&req);
 }
 
 static long pks_test_ioctl(struct file *file, unsigned int cmd,
@@ -135,21 +120,18 @@ static long pks_test_ioctl(struct file *file, unsigned int cmd,
 		return pks_test_ioctl_run(file->private_data, argp);
 	case PKS_TEST_IOC_STRAY:
 		return pks_test_ioctl_stray(argp);
-	case PKS_TEST_IOC_BENCH:
-		return pks_test_ioctl_bench(argp);
 	case PKS_TEST_IOC_BRACKETS:
 		if (arg > 1)
 			return -EINVAL;
 		pks_brackets_enable(arg);
 		return 0;
+	case PKS_TEST_IOC_BENCH:
 	case PKS_TEST_IOC_IRQ_STRAYS:
-		return pks_test_ioctl_irq_strays(argp);
 	case PKS_TEST_IOC_V10_PRICE:
-		return pks_test_ioctl_v10_price(argp);
 	case PKS_TEST_IOC_FS_STRAYS:
-		return pks_test_ioctl_fs_strays(argp);
 	case PKS_TEST_IOC_IPMODIFY:
-		return pks_test_ioctl_ipmodify(argp);
+	case PKS_TEST_IOC_GRANT_CARRY:
+		return pks_test_ioctl_req(cmd, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -59,6 +59,32 @@ static int pks_stray_move(phys_addr_t dst, phys_addr_t src)
 	return 0;
 }
 
+/* PKS_COPY_F_USER: one user copy straight to or from the namespace. */
+static int pks_stray_user(struct pks_copy *a)
+{
+	void __user *ubuf = u64_to_user_ptr(a->buf);
+	struct dev_pagemap *pgmap;
+	void *va = __va(a->start);
+	unsigned long left;
+
+	if (!a->len || a->len > PKS_COPY_MAX || (a->start | a->len) & 7)
+		return -EINVAL;
+	pgmap = get_dev_pagemap(PHYS_PFN(a->start), NULL);
+	if (!pgmap)
+		return -ENOENT;
+	if (pks_dax_memory(a->start, a->len)) {
+		put_dev_pagemap(pgmap);
+		return -ENOENT;
+	}
+	if (a->flags & PKS_COPY_F_WRITE)
+		left = copy_from_user(va, ubuf, a->len);
+	else
+		left = copy_to_user(ubuf, va, a->len);
+	put_dev_pagemap(pgmap);
+	a->done = a->len - left;
+	return left ? -EFAULT : 0;
+}
+
 /**
  * pks_stray_access() - the PKS_TEST_IOC_STRAY access
  * @a: the request; @a->done is set to the bytes accessed
@@ -83,6 +109,8 @@ int pks_stray_access(struct pks_copy *a)
 		a->done = rc ? 0 : a->len;
 		return rc;
 	}
+	if ((a->flags & ~PKS_COPY_F_WRITE) == PKS_COPY_F_USER)
+		return pks_stray_user(a);
 	if (a->flags & ~(PKS_COPY_F_WRITE | PKS_COPY_F_UNGUARDED |
 			 PKS_COPY_F_PLAIN) ||
 	    !(a->flags & (PKS_COPY_F_UNGUARDED | PKS_COPY_F_PLAIN)) ||

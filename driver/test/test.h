@@ -106,6 +106,9 @@ void pks_fs_strays_exit(void);
 /* ipmodify.c */
 int pks_ipmodify_try(struct pks_ipmodify *req);
 
+/* carry.c */
+int pks_grant_carry(struct pks_grant_carry *req);
+
 /* bench.c */
 int pks_bench_run(struct pks_bench *b);
 

@@ -94,7 +94,7 @@ int pks_v10_price(struct pks_v10_price *req)
 {
 	int cpu, rc = 0;
 
-	if (req->on > 1 || req->rsvd)
+	if (req->on > 1 || req->rsvd || req->pad)
 		return -EINVAL;
 	mutex_lock(&pks_v10_lock);
 	if (req->on && !pks_v10_placed) {

@@ -27,6 +27,13 @@
  *	protection-key fault of a boot does) itself faults reading them
  *   pks-ioctl guarded-read ADDR
  *	read 8 bytes at ADDR through an access window and print them
+ *   pks-ioctl user-copy ADDR LEN read|write
+ *	one stray copy_to_user() of LEN bytes at physical ADDR into a fresh
+ *	anonymous mapping none of whose pages has been touched yet (read),
+ *	or copy_from_user() into ADDR from a mapping filled with a pattern
+ *	(write); then compare the two through an access window. Exit 0 if
+ *	the copy went through and the data match, 3 if they differ, else
+ *	the copy's errno
  *   pks-ioctl stray-move DST SRC
  *	move one word from physical SRC to DST with a single instruction
  *	and no window; exit 0 if it went through, else the errno
@@ -42,6 +49,13 @@
  *	once); "control" judges them as pks.ko did before the review
  *   pks-ioctl fs-strays-disarm
  *	disarm them and print landed=N refused=N
+ *   pks-ioctl grant-carry ADDR CPU ROUNDS hrtimer|timer|tasklet|work [control]
+ *	ROUNDS pairs of callbacks of that kind run back to back on CPU; the
+ *	first reads the word at physical ADDR (a page the test module holds:
+ *	a legitimate access), the second checks whether that grant is still
+ *	open as it begins; "control" runs them with pks.ko's callback end
+ *	hooks off. Print the counts as NAME=N words; exit 0 if they ran,
+ *	else the errno
  *   pks-ioctl storm ADDR N
  *	N fault-safe stray writes around ADDR; print how many were refused
  *   pks-ioctl accounting
@@ -468,6 +482,83 @@ static int do_stray(int argc, char **argv)
 	return 2;
 }
 
+static int do_user_copy(char **argv)
+{
+	uint64_t addr = strtoull(argv[2], NULL, 0);
+	size_t i, len = strtoull(argv[3], NULL, 0);
+	int write = !strcmp(argv[4], "write");
+	struct pks_copy copy = {
+		.size = sizeof(copy),
+		.flags = PKS_COPY_F_USER | (write ? PKS_COPY_F_WRITE : 0),
+		.start = addr,
+		.len = len,
+	};
+	unsigned char *user, *ref;
+	int rc;
+
+	user = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ref = malloc(len);
+	if (user == MAP_FAILED || !ref || !len) {
+		perror("pks-ioctl: user-copy");
+		return 2;
+	}
+	if (write)
+		for (i = 0; i < len; i++)
+			user[i] = (unsigned char)(i * 7 + 3);
+	copy.buf = (uintptr_t)user;
+	rc = ioctl(test_fd(), PKS_TEST_IOC_STRAY, &copy) < 0 ? errno : 0;
+	printf("user-copy %s %s %zu: %s, %llu bytes\n", argv[4], argv[2], len,
+	       rc ? strerror(rc) : "went through",
+	       (unsigned long long)copy.done);
+	if (rc)
+		return rc;
+	copy.flags = 0;
+	copy.buf = (uintptr_t)ref;
+	if (ioctl(dev_fd(), PKS_IOC_COPY, &copy)) {
+		perror("pks-ioctl: user-copy: guarded read");
+		return 2;
+	}
+	if (memcmp(user, ref, len)) {
+		printf("user-copy: the data differ\n");
+		return 3;
+	}
+	printf("user-copy: the data match\n");
+	return 0;
+}
+
+static int do_grant_carry(int argc, char **argv)
+{
+	static const char *const kinds[] = { "hrtimer", "timer", "tasklet",
+					     "work" };
+	struct pks_grant_carry req = {
+		.size = sizeof(req),
+		.start = strtoull(argv[2], NULL, 0),
+		.cpu = strtoul(argv[3], NULL, 0),
+		.rounds = strtoul(argv[4], NULL, 0),
+		.kind = PKS_CARRY_KINDS,
+	};
+	unsigned int i;
+
+	for (i = 0; i < PKS_CARRY_KINDS; i++)
+		if (!strcmp(argv[5], kinds[i]))
+			req.kind = i;
+	if (argc > 6 && !strcmp(argv[6], "control"))
+		req.flags = PKS_GRANT_CARRY_F_CONTROL;
+	if (ioctl(test_fd(), PKS_TEST_IOC_GRANT_CARRY, &req) < 0) {
+		int rc = errno;
+
+		perror("pks-ioctl: grant-carry");
+		return rc;
+	}
+	printf("rounds_done=%llu first_read=%llu carried=%llu second_read=%llu\n",
+	       (unsigned long long)req.rounds_done,
+	       (unsigned long long)req.first_read,
+	       (unsigned long long)req.carried,
+	       (unsigned long long)req.second_read);
+	return 0;
+}
+
 static int do_stray_move(char **argv)
 {
 	struct pks_copy copy = {
@@ -694,6 +785,10 @@ int main(int argc, char **argv)
 		}
 		return do_stray(argc, argv);
 	}
+	if (argc >= 6 && !strcmp(argv[1], "grant-carry"))
+		return do_grant_carry(argc, argv);
+	if (argc >= 5 && !strcmp(argv[1], "user-copy"))
+		return do_user_copy(argv);
 	if (argc >= 4 && !strcmp(argv[1], "stray-move"))
 		return do_stray_move(argv);
 	if (argc >= 5 && !strcmp(argv[1], "irq-strays"))
@@ -740,6 +835,8 @@ int main(int argc, char **argv)
 		"       stray ADDR KIND [VALUE] | stray-edge ADDR KIND [VALUE] |\n"
 		"       stray-move DST SRC | irq-strays ADDR CPU ROUNDS [control] |\n"
 		"       fs-strays-arm ADDR [control] | fs-strays-disarm |\n"
+		"       user-copy ADDR LEN read|write |\n"
+		"       grant-carry ADDR CPU ROUNDS KIND [control] |\n"
 		"       guarded-read ADDR | storm ADDR N | accounting | head |\n"
 		"       brackets | brackets-on 0|1\n");
 	return 2;

@@ -89,6 +89,15 @@ struct pks_test_run {
  * as a stray memcpy between two namespaces would.
  */
 #define PKS_COPY_F_MOVE		(1u << 3)
+/*
+ * Alone or with PKS_COPY_F_WRITE: copy_to_user() from @start to @buf (a
+ * read), or copy_from_user() from @buf to @start (a write), with no
+ * window and no bounce buffer, as a stray user copy would: one call for
+ * up to PKS_COPY_MAX bytes, the user pages faulted in by the copy itself.
+ * A protected strict range fails it (EFAULT, the copy fixed up); a
+ * relaxed one lets it complete.
+ */
+#define PKS_COPY_F_USER		(1u << 4)
 
 /**
  * struct pks_bench_switch - one run of the context-switch figure: two
@@ -334,6 +343,59 @@ struct pks_ipmodify {
 	char function[PKS_SYM_LEN];
 };
 
+/**
+ * enum pks_carry_kind - the callbacks of PKS_TEST_IOC_GRANT_CARRY
+ * @PKS_CARRY_HRTIMER: two soft hrtimers with one expiry (one softirq run)
+ * @PKS_CARRY_TIMER: two timers with one expiry (one softirq run)
+ * @PKS_CARRY_TASKLET: two tasklets (one softirq run)
+ * @PKS_CARRY_WORK: two work items of a bound workqueue (one kworker)
+ */
+enum pks_carry_kind {
+	PKS_CARRY_HRTIMER,
+	PKS_CARRY_TIMER,
+	PKS_CARRY_TASKLET,
+	PKS_CARRY_WORK,
+	PKS_CARRY_KINDS
+};
+
+/**
+ * struct pks_grant_carry - does a grant outlive its callback: round after
+ *	round, two callbacks of one kind armed together on one CPU run back
+ *	to back; the first makes a legitimate access (a fault-safe read of a
+ *	word of a page the test module holds a reference to, granted by the
+ *	held-page rule), the second looks at the word's key in PKRS before
+ *	it reads the word too
+ * @size: in: sizeof(struct pks_grant_carry)
+ * @cpu: in: the CPU
+ * @rounds: in: 1..PKS_GRANT_CARRY_MAX_ROUNDS
+ * @kind: in: enum pks_carry_kind
+ * @flags: in: PKS_GRANT_CARRY_F_*
+ * @rsvd: in: 0
+ * @start: in: physical address of the word, 8-byte aligned, in a
+ *	protected device-dax or fsdax namespace
+ * @rounds_done: out: rounds whose second callback ran
+ * @first_read: out: first callbacks whose read went through
+ * @carried: out: second callbacks that found the key open as they began
+ * @second_read: out: second callbacks whose read went through
+ */
+struct pks_grant_carry {
+	__u32 size;
+	__u32 cpu;
+	__u32 rounds;
+	__u32 kind;
+	__u32 flags;
+	__u32 rsvd;
+	__u64 start;
+	__u64 rounds_done;
+	__u64 first_read;
+	__u64 carried;
+	__u64 second_read;
+};
+
+/* The control: pks.ko's callback end hooks off while the rounds run. */
+#define PKS_GRANT_CARRY_F_CONTROL	(1u << 0)
+#define PKS_GRANT_CARRY_MAX_ROUNDS	10000
+
 /*
  * /dev/pks-test, the device of pks_test.ko: what a production machine
  * does not load. Every call needs CAP_SYS_ADMIN.
@@ -412,5 +474,14 @@ struct pks_ipmodify {
  * ftrace's (a function it cannot trace).
  */
 #define PKS_TEST_IOC_IPMODIFY	_IOW(PKS_IOC_MAGIC, 0x46, struct pks_ipmodify)
+
+/*
+ * PKS_TEST_IOC_GRANT_CARRY: the rounds struct pks_grant_carry describes.
+ * Return 0 when they ran (see the counts); -ENOENT when @start is not in
+ * a protected device-dax or fsdax namespace; -EINVAL on a bad size, CPU,
+ * kind, count, flags, alignment or non-zero rsvd; -EBUSY while another
+ * run is going on; -ETIMEDOUT when a round did not end within 2 seconds.
+ */
+#define PKS_TEST_IOC_GRANT_CARRY	_IOWR(PKS_IOC_MAGIC, 0x47, struct pks_grant_carry)
 
 #endif /* _UAPI_LINUX_PKS_TEST_H */
