@@ -341,6 +341,7 @@ static int pks_test_exception(struct pks_test_ctx *ctx)
  * @kept: the key it keeps
  * @opened: completed once both windows are open
  * @go: waited on, asleep, while the test frees @freed
+ * @done: completed when the thread has finished
  * @freed_bits: @freed's bits in PKRS once it ran again
  * @kept_bits: @kept's, the same
  * @closed_bits: @freed's after both windows closed
