@@ -122,7 +122,9 @@ trap - EXIT
 # Makefile by absolute /usr/src paths: point them into the unpacked tree.
 hdr=$dest/usr/src/linux-headers-$kver
 common=$dest/usr/src/linux-headers-$ver-common
-sed -i "s|/usr/src/linux-headers-$ver-common|$common|g" "$hdr/Makefile"
+# (7.3's also sets KBUILD_OUTPUT to its own /usr/src path.)
+sed -i "s|/usr/src/linux-headers-$ver-common|$common|g
+	s|=/usr/src/linux-headers-$kver\$|=$hdr|" "$hdr/Makefile"
 ln -sfn "$hdr" "$dest/lib/modules/$kver/build"
 ln -sfn "$common" "$dest/lib/modules/$kver/source"
 # The kbuild tools (fixdep, modpost, ...) live in the linux-kbuild package.
