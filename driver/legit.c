@@ -104,7 +104,7 @@ void pks_legit_context_enforce(bool on)
 {
 	WRITE_ONCE(pks_legit_context_enforced, on);
 }
-EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST_NS);
 
 /*
  * Whether the page of @address is held by a reference beyond the one its

@@ -21,6 +21,11 @@ void pks_acct_report(void);
 void pks_dax_guard_arm(void);
 void pks_dax_guard_exit(void);
 
+/* cr4.c */
+int pks_cr4_init(void);
+void pks_cr4_exit(void);
+void pks_cr4_update(bool on);
+
 /* enable.c */
 bool pks_cpu_supported(void);
 void pks_set_key_bits(int key, u32 bits);

@@ -256,7 +256,7 @@ unchecked:
 	pks_acct_add(PKS_ACCT_RANGES, -1);
 	return rc;
 }
-EXPORT_SYMBOL_NS_GPL(__pks_protect, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(__pks_protect, PKS_TEST_NS);
 
 /* The protected range that starts at @start, or NULL. */
 static struct pks_prot *__pks_find_start(phys_addr_t start)
@@ -279,7 +279,7 @@ int __pks_unprotect(phys_addr_t start)
 	__pks_release(p, PKS_EVENT_UNPROTECTED);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(__pks_unprotect, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(__pks_unprotect, PKS_TEST_NS);
 
 int __pks_set_mode(phys_addr_t start, u32 mode)
 {
@@ -398,7 +398,7 @@ int pks_range_key(phys_addr_t start, u64 len)
 	rcu_read_unlock();
 	return key;
 }
-EXPORT_SYMBOL_NS_GPL(pks_range_key, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_range_key, PKS_TEST_NS);
 
 void pks_protect_exit(void)
 {

@@ -340,8 +340,8 @@ static int pks_test_boundary(struct pks_test_ctx *ctx)
 	page = virt_to_page(held);
 	get_page(page);
 	init_irq_work(&b->work, pks_bnd_irq_work);
-	hrtimer_init(&b->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	b->timer.function = pks_bnd_timer;
+	pks_test_hrtimer_setup(&b->timer, pks_bnd_timer, CLOCK_MONOTONIC,
+			       HRTIMER_MODE_REL_PINNED_HARD);
 	tasklet_setup(&b->tasklet, pks_bnd_tasklet);
 	rc = register_nmi_handler(NMI_LOCAL, pks_bnd_nmi, 0, "pks_test_bnd");
 	if (rc) {
