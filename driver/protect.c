@@ -169,8 +169,16 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	int rc;
 
 	lockdep_assert_held(&pks_lock);
-	/* For the next enable's mmap, should device_dax have come since. */
-	pks_dax_guard_arm();
+	/*
+	 * For the next enable's mmap, should device_dax have come since. A
+	 * device-dax range is refused while the guard cannot be placed:
+	 * pkstool enable maps the device, the mmap the guard is for.
+	 */
+	rc = pks_dax_guard_arm();
+	if (rc && !(flags & PKS_PROTECT_F_BLOCKDEV))
+		return pks_refuse(msg, -EOPNOTSUPP,
+				  "the dax guard cannot probe %s (%d): device-dax namespaces are not protected without it",
+				  pks_dax_guard_symbol(), rc);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
