@@ -170,6 +170,17 @@ int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 				  "address %#lx is not a mapping of a live device-dax device",
 				  addr);
 	}
+	/*
+	 * fsdev_dax (newer kernels) lends a dax device's memory to a file
+	 * system (famfs): its accesses are no path the rules know, and the
+	 * memory is the file system's, not the mapping's.
+	 */
+	if (dev->driver && !strcmp(dev->driver->name, "fsdev_dax")) {
+		mmap_read_unlock(mm);
+		return pks_refuse(msg, -EOPNOTSUPP,
+				  "%s is bound to fsdev_dax (memory for a file system): not protectable; bind it to device_dax",
+				  dev_name(dev));
+	}
 	get_device(dev);
 	step = vma_kernel_pagesize(vma);
 

@@ -102,6 +102,13 @@ case $fuse in
 *.xz) xz -dc "$fuse" > "$stage/lib/modules/fuse.ko" ;;
 ?*) cp "$fuse" "$stage/lib/modules/fuse.ko" ;;
 esac
+# fsdev_dax (7.x), for the fsdev case, which loads it itself: a dax
+# driver that lends a device to a file system. Not loaded at boot.
+fsdev=$(find "$moddir/kernel" -name 'fsdev_dax.ko*' | head -n 1)
+case $fsdev in
+*.xz) xz -dc "$fsdev" > "$stage/lib/modules/fsdev_dax.ko" ;;
+?*) cp "$fsdev" "$stage/lib/modules/fsdev_dax.ko" ;;
+esac
 cp "$pks_ko" "$stage/lib/modules/pks.ko"
 cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
 # What pks.ko exports, with each export's namespace, and the headers that
