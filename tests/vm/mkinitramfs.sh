@@ -78,15 +78,15 @@ add_module() {
 # brd: a block device whose driver copies with the CPU, for O_DIRECT;
 # ext4 and xfs (with the crc32c they look up at mount) for fsdax; kmem
 # for a dax device reconfigured to system-ram.
+# crc32c_generic is gone since 6.15 (ext4 and xfs call the crc32c
+# library directly); where it exists it comes before them.
+crc32c=
+[ -n "$(find "$moddir/kernel" -name 'crc32c_generic.ko*' | head -n 1)" ] &&
+	crc32c=crc32c_generic
 for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
-	 ext4 xfs dm_writecache loop kmem; do
+	 $crc32c ext4 xfs dm_writecache loop kmem; do
 	add_module "$m"
 done
-# crc32c_generic: gone since 6.15 (ext4 and xfs call the crc32c library
-# directly); where it exists they look it up at mount.
-if [ -n "$(find "$moddir/kernel" -name 'crc32c_generic.ko*' | head -n 1)" ]; then
-	add_module crc32c_generic
-fi
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"
 # The CXL stack, loaded after the pmem stack and only on a machine with
 # CXL (init reads pkstest.shape): cxl_core and cxl_port are built in.
