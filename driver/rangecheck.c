@@ -23,10 +23,10 @@
 #ifdef PKS_HAS_PFN_T
 #include <linux/pfn_t.h>
 /* What dax_direct_access() hands back: a pfn_t, or a plain pfn (newer). */
-typedef pfn_t pks_dax_pfn;
+#define pks_dax_pfn		pfn_t
 #define pks_dax_pfn_phys(pfn)	pfn_t_to_phys(pfn)
 #else
-typedef unsigned long pks_dax_pfn;
+#define pks_dax_pfn		unsigned long
 #define pks_dax_pfn_phys(pfn)	PFN_PHYS(pfn)
 #endif
 
