@@ -124,6 +124,9 @@ static struct json_object *info_to_json(struct pks_ctx *ctx, int status)
 	json_object_object_add(jdrv, "fault_hooks_pinned",
 			       json_object_new_boolean(loaded &&
 					pks_fault_hooks_pinned(ctx)));
+	json_object_object_add(jdrv, "dax_guard_missing",
+			       json_object_new_boolean(loaded &&
+					pks_dax_guard_missing(ctx)));
 	json_object_object_add(jinfo, "driver", jdrv);
 	if (loaded) {
 		pks_cpu_foreach(ctx, cpu)
@@ -166,6 +169,9 @@ static void info_print_text(struct pks_ctx *ctx, int status)
 	printf("fault hooks: %s\n", pks_fault_hooks_pinned(ctx) ?
 	       "ftrace (pinned: ftrace_enabled=0 refused, kprobes/enabled does not apply)" :
 	       "none");
+	printf("dax guard: %s\n", pks_dax_guard_missing(ctx) ?
+	       "NOT PLACED (the kernel log says which function and why): device-dax namespaces cannot be protected" :
+	       "placed");
 	pks_cpu_foreach(ctx, cpu) {
 		if (!pks_cpu_is_online(cpu)) {
 			printf("cpu%u: offline\n", pks_cpu_get_id(cpu));

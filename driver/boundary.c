@@ -84,7 +84,7 @@ u32 pks_task_level_pkrs(void)
 {
 	return pks_level_pkrs(PKS_LEVEL_TASK);
 }
-EXPORT_SYMBOL_NS_GPL(pks_task_level_pkrs, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_task_level_pkrs, PKS_TEST_NS);
 
 /* Set @key's bits in @level's window rights; interrupts off. */
 void pks_level_set_key(int level, int key, u32 bits)
@@ -321,9 +321,9 @@ static int pks_nmi_handler(unsigned int type, struct pt_regs *regs)
 
 	if (!READ_ONCE(pks_boundary_enforced))
 		return NMI_DONE;
-	rdmsrl(MSR_IA32_PKRS, pkrs);
+	rdmsrq(MSR_IA32_PKRS, pkrs);
 	if (pkrs != PKS_DEFAULT_PKRS) {
-		wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
+		wrmsrq(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
 		pks_pkrs_lost();
 		atomic64_inc(&pks_boundary_writes);
 	}
@@ -438,11 +438,11 @@ void pks_boundary_enforce(bool on)
 {
 	WRITE_ONCE(pks_boundary_enforced, on);
 }
-EXPORT_SYMBOL_NS_GPL(pks_boundary_enforce, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_boundary_enforce, PKS_TEST_NS);
 
 /* The control of the grant-scope test: grants outlive their callback. */
 void pks_callback_ends_enforce(bool on)
 {
 	WRITE_ONCE(pks_callback_ends_enforced, on);
 }
-EXPORT_SYMBOL_NS_GPL(pks_callback_ends_enforce, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_callback_ends_enforce, PKS_TEST_NS);

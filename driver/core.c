@@ -43,7 +43,7 @@ int pks_run_locked(int (*fn)(void *arg), void *arg)
 	mutex_unlock(&pks_lock);
 	return rc;
 }
-EXPORT_SYMBOL_NS_GPL(pks_run_locked, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_run_locked, PKS_TEST_NS);
 
 /* Open files, so that "rmmod: in use" can be answered with who. */
 static LIST_HEAD(pks_sessions);

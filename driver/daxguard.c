@@ -8,11 +8,17 @@
  * to show this driver what it protects, so racing an enable against a
  * namespace teardown oopses the kernel inside device_dax, not here.
  *
- * While pks.ko is loaded, a kprobe on dax_mmap() refuses the mmap of such
- * a file with -ENXIO (what a mapping of a dead device gets from device-dax
- * itself once its private pointer is set) instead. The probe is placed
+ * While pks.ko is loaded, a kprobe on device-dax's mmap method refuses the
+ * mmap of such a file with -ENXIO (what a mapping of a dead device gets
+ * from device-dax itself once its private pointer is set) instead. The
+ * method is dax_mmap(file, vma), or dax_mmap_prepare(desc) where the
+ * kernel declares struct vm_area_desc (the file is desc->file): Kbuild
+ * tells which from the headers (PKS_HAS_MMAP_PREPARE). The probe is placed
  * at load and again before each protection, as device_dax may load or
- * reload after pks.ko.
+ * reload after pks.ko. A probe that cannot be placed is logged, shown by
+ * pkstool info (PKS_INFO_F_DAX_GUARD_MISSING), and device-dax namespaces
+ * are refused protection until it can: pkstool enable maps the device,
+ * the very mmap the guard is for.
  *
  * This one stays a kprobe, unlike the fault hooks (oops.c): it guards a
  * stock-kernel bug that has nothing to do with the keyed direct map, and
@@ -45,13 +51,21 @@ static void pks_dax_mmap_post(struct kprobe *p, struct pt_regs *regs,
 			      unsigned long flags);
 static bool pks_dax_guard_remove(void);
 
+#ifdef PKS_HAS_MMAP_PREPARE
+#define PKS_DAX_MMAP_SYM	"dax_mmap_prepare"
+#else
+#define PKS_DAX_MMAP_SYM	"dax_mmap"
+#endif
+
 static struct kprobe pks_dax_mmap_kp = {
-	.symbol_name = "dax_mmap",
+	.symbol_name = PKS_DAX_MMAP_SYM,
 	.pre_handler = pks_dax_mmap_pre,
 	.post_handler = pks_dax_mmap_post,
 };
 
 static bool pks_dax_mmap_placed;
+/* The last failure to place the probe (0: none), as logged. */
+static int pks_dax_guard_err;
 
 /* Returned in dax_mmap()'s place, to its caller. */
 static noinline int pks_dax_mmap_refused(void)
@@ -59,10 +73,17 @@ static noinline int pks_dax_mmap_refused(void)
 	return -ENXIO;
 }
 
+#ifdef PKS_HAS_MMAP_PREPARE
+/* static int dax_mmap_prepare(struct vm_area_desc *desc) */
+static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct file *filp = ((struct vm_area_desc *)regs->di)->file;
+#else
 /* static int dax_mmap(struct file *filp, struct vm_area_struct *vma) */
 static int pks_dax_mmap_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct file *filp = (struct file *)regs->di;
+#endif
 
 	if (READ_ONCE(filp->private_data))
 		return 0;
@@ -85,28 +106,48 @@ static void pks_dax_mmap_post(struct kprobe *p, struct pt_regs *regs,
 /*
  * Place the probe if device_dax is loaded and it is not placed yet, or
  * place it again after device_dax was unloaded (which leaves it gone).
+ * Returns 0 when it is placed, else why not (-ENOENT: no such function,
+ * device_dax not loaded or its mmap method renamed); a new failure is
+ * logged once.
  */
-void pks_dax_guard_arm(void)
+int pks_dax_guard_arm(void)
 {
 	int rc;
 
 	lockdep_assert_held(&pks_lock);
 	if (pks_dax_mmap_placed && !kprobe_gone(&pks_dax_mmap_kp))
-		return;
+		return 0;
 	/* Our text stays: no need to wait for tasks in it here. */
 	pks_dax_guard_remove();
 	/* register_kprobe() wants only the name, and clean flags. */
 	pks_dax_mmap_kp.addr = NULL;
 	pks_dax_mmap_kp.flags = 0;
 	rc = register_kprobe(&pks_dax_mmap_kp);
-	/* Another ip-modifying user of dax_mmap() came first. */
-	if (rc == -EBUSY)
-		pr_warn_ratelimited("cannot guard dax_mmap: another ftrace user modifies its ip (%d)\n",
-				    rc);
-	if (rc)
-		return;
+	if (rc) {
+		if (rc != pks_dax_guard_err)
+			pr_warn("dax guard: cannot probe %s (%d%s): device-dax namespaces cannot be protected (an mmap racing a namespace teardown would oops the stock kernel)\n",
+				PKS_DAX_MMAP_SYM, rc, rc == -EBUSY ?
+				", another ftrace user modifies its ip" : "");
+		pks_dax_guard_err = rc;
+		return rc;
+	}
+	if (pks_dax_guard_err)
+		pr_info("dax guard: %s probed\n", PKS_DAX_MMAP_SYM);
+	pks_dax_guard_err = 0;
 	pks_dax_mmap_placed = true;
 	pks_acct_add(PKS_ACCT_PROBES, 1);
+	return 0;
+}
+
+/* The guard's probe could not be placed when last tried. */
+bool pks_dax_guard_missing(void)
+{
+	return READ_ONCE(pks_dax_guard_err) != 0;
+}
+
+const char *pks_dax_guard_symbol(void)
+{
+	return PKS_DAX_MMAP_SYM;
 }
 
 static bool pks_dax_guard_remove(void)

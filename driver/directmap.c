@@ -23,9 +23,9 @@ int pks_addr_key(unsigned long address)
 	return (pte_val(*pte) & PKS_PTE_KEY_MASK) >> PKS_PTE_KEY_SHIFT;
 }
 
-static void pks_flush_tlb_local(void *unused)
+static void pks_flush_tlb_ipi(void *unused)
 {
-	__flush_tlb_all();
+	pks_flush_tlb_local();
 }
 
 /* A large entry that keeps turning into a table under us is a bug. */
@@ -116,10 +116,10 @@ void __pks_set_range_key(struct pks_prot *p, int key)
 	 * the old key for a grace period (faults on one that remains are
 	 * flushed and retried by the fault path: pks_spurious()).
 	 */
-	on_each_cpu(pks_flush_tlb_local, NULL, 1);
+	on_each_cpu(pks_flush_tlb_ipi, NULL, 1);
 	synchronize_rcu();
 	keyed = pks_retag_pass(p, key, false);
 	pks_acct_add(PKS_ACCT_KEYED_ENTRIES, keyed - p->keyed_leaves);
 	p->keyed_leaves = keyed;
-	on_each_cpu(pks_flush_tlb_local, NULL, 1);
+	on_each_cpu(pks_flush_tlb_ipi, NULL, 1);
 }

@@ -73,7 +73,7 @@ static void __pks_write_pkrs(u32 pkrs, u64 __percpu *counter)
 	} else {
 		st->pkrs = pkrs;
 		WRITE_ONCE(st->lost, false);
-		wrmsrl(MSR_IA32_PKRS, pkrs);
+		wrmsrq(MSR_IA32_PKRS, pkrs);
 		(*this_cpu_ptr(counter))++;
 	}
 	local_irq_restore(flags);
@@ -83,7 +83,7 @@ void pks_write_pkrs(u32 pkrs)
 {
 	__pks_write_pkrs(pkrs, &pks_cpu.writes);
 }
-EXPORT_SYMBOL_NS_GPL(pks_write_pkrs, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_write_pkrs, PKS_TEST_NS);
 
 /*
  * Set @key's two PKRS bits on this CPU; preemption disabled. The read and
@@ -127,14 +127,14 @@ u32 pks_read_pkrs_cache(void)
 {
 	return this_cpu_read(pks_cpu.pkrs);
 }
-EXPORT_SYMBOL_NS_GPL(pks_read_pkrs_cache, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_read_pkrs_cache, PKS_TEST_NS);
 
 void pks_counters(u64 *writes, u64 *skipped)
 {
 	*writes = this_cpu_read(pks_cpu.writes);
 	*skipped = this_cpu_read(pks_cpu.skipped);
 }
-EXPORT_SYMBOL_NS_GPL(pks_counters, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_counters, PKS_TEST_NS);
 
 /*
  * Interrupts (device, timer, IPIs, NMIs) and softirqs handled on @cpu so
@@ -147,10 +147,19 @@ EXPORT_SYMBOL_NS_GPL(pks_counters, PKS_TEST);
 static u32 pks_cpu_events(unsigned int cpu)
 {
 	const irq_cpustat_t *irqs = &per_cpu(irq_stat, cpu);
+#ifdef PKS_IRQ_STAT_COUNTS
+	/* Newer kernels keep the counters in one array. */
+	const unsigned int *c = irqs->counts;
+	u32 n = kstat_cpu_irqs_sum(cpu) + c[IRQ_COUNT_NMI] +
+		c[IRQ_COUNT_APIC_TIMER] + c[IRQ_COUNT_X86_PLATFORM_IPI] +
+		c[IRQ_COUNT_APIC_PERF] + c[IRQ_COUNT_IRQ_WORK] +
+		c[IRQ_COUNT_RESCHEDULE] + c[IRQ_COUNT_CALL_FUNCTION];
+#else
 	u32 n = kstat_cpu_irqs_sum(cpu) + irqs->__nmi_count +
 		irqs->apic_timer_irqs + irqs->x86_platform_ipis +
 		irqs->apic_perf_irqs + irqs->apic_irq_work_irqs +
 		irqs->irq_resched_count + irqs->irq_call_count;
+#endif
 	unsigned int i;
 
 	for (i = 0; i < NR_SOFTIRQS; i++)
@@ -168,7 +177,7 @@ void pks_boundary_counters(u64 *writes, u32 *handlers)
 	*writes = this_cpu_read(pks_cpu.boundary);
 	*handlers = pks_cpu_events(smp_processor_id());
 }
-EXPORT_SYMBOL_NS_GPL(pks_boundary_counters, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_boundary_counters, PKS_TEST_NS);
 
 /*
  * Runs on the CPU coming up, at CPUHP_AP_ONLINE_DYN: the earliest state
@@ -194,9 +203,9 @@ static int pks_cpu_online(unsigned int cpu)
 
 	local_irq_save(flags);
 	unenforced = pks_cpu_events(cpu) - st->events_down;
-	wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
+	wrmsrq(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
 	st->pkrs = PKS_DEFAULT_PKRS;
-	cr4_update_irqsoff(X86_CR4_PKS, 0);
+	pks_cr4_update(true);
 	st->enabled = true;
 	local_irq_restore(flags);
 	if (st->went_down)
@@ -224,9 +233,9 @@ static int pks_cpu_offline(unsigned int cpu)
 	local_irq_save(flags);
 	/* Before the module can go: no notifier of ours left on this CPU. */
 	pks_grants_cpu_down();
-	wrmsrl(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
+	wrmsrq(MSR_IA32_PKRS, PKS_DEFAULT_PKRS);
 	st->pkrs = PKS_DEFAULT_PKRS;
-	cr4_update_irqsoff(0, X86_CR4_PKS);
+	pks_cr4_update(false);
 	st->enabled = false;
 	st->events_down = pks_cpu_events(cpu);
 	st->went_down = true;
@@ -254,17 +263,17 @@ void pks_resume_cpu(void)
 	 * does and a plain set would be skipped: clear, then set.
 	 */
 	if (!(__read_cr4() & X86_CR4_PKS)) {
-		cr4_update_irqsoff(0, X86_CR4_PKS);
-		cr4_update_irqsoff(X86_CR4_PKS, 0);
+		pks_cr4_update(false);
+		pks_cr4_update(true);
 	}
-	rdmsrl(MSR_IA32_PKRS, found);
-	wrmsrl(MSR_IA32_PKRS, st->pkrs);
+	rdmsrq(MSR_IA32_PKRS, found);
+	wrmsrq(MSR_IA32_PKRS, st->pkrs);
 	st->writes++;
 	if (found != st->pkrs)
 		pr_info("cpu%d: PKRS was 0x%llx after resume: restored 0x%x\n",
 			smp_processor_id(), found, st->pkrs);
 }
-EXPORT_SYMBOL_NS_GPL(pks_resume_cpu, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_resume_cpu, PKS_TEST_NS);
 
 /* Newer kernels (Debian's 6.12 among them) pass the ops a cookie. */
 #ifdef PKS_HAS_STRUCT_SYSCORE
@@ -310,12 +319,17 @@ int pks_enable_all(void)
 {
 	int rc;
 
+	rc = pks_cr4_init();
+	if (rc)
+		return rc;
 	pks_loading = true;
 	rc = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pks:online",
 			       pks_cpu_online, pks_cpu_offline);
 	pks_loading = false;
-	if (rc < 0)
+	if (rc < 0) {
+		pks_cr4_exit();
 		return rc;
+	}
 	pks_hp_state = rc;
 	pks_syscore_register();
 	return 0;
@@ -325,6 +339,7 @@ void pks_disable_all(void)
 {
 	pks_syscore_unregister();
 	cpuhp_remove_state(pks_hp_state);
+	pks_cr4_exit();
 }
 
 static void pks_read_cpu_regs(void *data)
@@ -332,7 +347,7 @@ static void pks_read_cpu_regs(void *data)
 	struct pks_cpu_info *info = data;
 	u64 pkrs;
 
-	rdmsrl(MSR_IA32_PKRS, pkrs);
+	rdmsrq(MSR_IA32_PKRS, pkrs);
 	info->pkrs = pkrs;
 	if (__read_cr4() & X86_CR4_PKS)
 		info->flags |= PKS_CPU_F_CR4_PKS;
@@ -343,7 +358,7 @@ void pks_fill_cpu_info(unsigned int cpu, struct pks_cpu_info *info)
 {
 	pks_fill_cpu_info_as(cpu, info, true);
 }
-EXPORT_SYMBOL_NS_GPL(pks_fill_cpu_info, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_fill_cpu_info, PKS_TEST_NS);
 
 /*
  * @live: read the registers on @cpu (an IPI) and report the counters;

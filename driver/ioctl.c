@@ -82,6 +82,8 @@ static long pks_ioctl_get_info(struct file *file, void __user *argp)
 		info->flags |= PKS_INFO_F_PK_WARN_SILENCED;
 	if (pks_faults_pinned())
 		info->flags |= PKS_INFO_F_FAULT_PINNED;
+	if (pks_dax_guard_missing())
+		info->flags |= PKS_INFO_F_DAX_GUARD_MISSING;
 	info->default_pkrs = PKS_DEFAULT_PKRS;
 	info->nr_cpus = num_possible_cpus();
 	pks_fill_key_info(info->keys);

@@ -239,4 +239,4 @@ int pks_keys_busy(char *msg, size_t len)
 	spin_unlock_irqrestore(&pks_keys_lock, flags);
 	return rc;
 }
-EXPORT_SYMBOL_NS_GPL(pks_keys_busy, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_keys_busy, PKS_TEST_NS);

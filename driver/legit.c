@@ -9,8 +9,10 @@
  * namespace's owner. The rules, in the order pks_legit_rule() applies
  * them (an NMI is granted by none):
  *
- * - "held-page": the page's count is above the one its pagemap keeps
- *   (fs/dax.c's dax_busy_page() calls such a page busy by the same test):
+ * - "held-page": the page's count is above the one its pagemap keeps,
+ *   beyond what its page-table mappings hold where they hold one (6.15
+ *   on; fs/dax.c's dax_busy_page() calls such a page busy by the same
+ *   test): a user mapping alone does not make a page held:
  *   a GUP pin (ptrace, /proc/PID/mem, process_vm_*, O_DIRECT, io_uring,
  *   FUSE, MSG_ZEROCOPY), a pipe buffer (vmsplice, splice), a bio. Only
  *   for task and softirq context, the contexts that copy on someone's
@@ -109,7 +111,7 @@ void pks_legit_context_enforce(bool on)
 {
 	WRITE_ONCE(pks_legit_context_enforced, on);
 }
-EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST_NS);
 
 /*
  * Whether the page of @address is held by a reference beyond the one its
@@ -117,12 +119,30 @@ EXPORT_SYMBOL_NS_GPL(pks_legit_context_enforce, PKS_TEST);
  */
 static bool pks_page_held(unsigned long address)
 {
+#ifdef PKS_DAX_MAPS_HOLD_REFS
+	struct folio *folio;
+	int refs;
+
+	if (!virt_addr_valid(address))
+		return false;
+	folio = page_folio(virt_to_page((void *)address));
+	/*
+	 * Newer kernels (6.15 on) pair every page-table mapping of a DAX
+	 * folio with a reference, and an idle fsdax folio holds none (an
+	 * idle device-dax one still holds its pagemap's): what is held for
+	 * I/O is what the mappings do not account for. fs/dax.c tells an
+	 * idle page by its count the same way (dax_page_is_idle()).
+	 */
+	refs = folio_ref_count(folio) - folio_mapcount(folio);
+	return refs > (folio_is_fsdax(folio) ? 0 : 1);
+#else
 	struct page *page;
 
 	if (!virt_addr_valid(address))
 		return false;
 	page = compound_head(virt_to_page((void *)address));
 	return page_ref_count(page) > 1;
+#endif
 }
 
 /*

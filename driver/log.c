@@ -122,7 +122,7 @@ u64 pks_faults_lost(void)
 {
 	return atomic64_read(&pks_ring_busy);
 }
-EXPORT_SYMBOL_NS_GPL(pks_faults_lost, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_faults_lost, PKS_TEST_NS);
 
 /*
  * From faults.c, once its probes are placed and again once they are gone:
@@ -140,13 +140,13 @@ bool pks_faults_active(void)
 {
 	return READ_ONCE(pks_capture_active);
 }
-EXPORT_SYMBOL_NS_GPL(pks_faults_active, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_faults_active, PKS_TEST_NS);
 
 bool pks_faults_logging(void)
 {
 	return READ_ONCE(pks_capture_logging);
 }
-EXPORT_SYMBOL_NS_GPL(pks_faults_logging, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_faults_logging, PKS_TEST_NS);
 
 u64 pks_faults_head(void)
 {
@@ -158,7 +158,7 @@ u64 pks_faults_head(void)
 	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
 	return head;
 }
-EXPORT_SYMBOL_NS_GPL(pks_faults_head, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_faults_head, PKS_TEST_NS);
 
 /* Record @seq, unless the ring has moved past it. */
 bool pks_fault_get(u64 seq, struct pks_fault *f)
@@ -170,7 +170,7 @@ bool pks_fault_get(u64 seq, struct pks_fault *f)
 	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
 	return f->seq == seq;
 }
-EXPORT_SYMBOL_NS_GPL(pks_fault_get, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_fault_get, PKS_TEST_NS);
 
 /* Run @fn(@arg) holding the ring's lock, as a CPU recording a fault does. */
 bool pks_faults_ring_held(bool (*fn)(void *arg), void *arg)
@@ -183,7 +183,7 @@ bool pks_faults_ring_held(bool (*fn)(void *arg), void *arg)
 	raw_spin_unlock_irqrestore(&pks_ring_lock, flags);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pks_faults_ring_held, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_faults_ring_held, PKS_TEST_NS);
 
 __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen)
 {

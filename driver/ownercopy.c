@@ -333,4 +333,4 @@ void pks_brackets_enable(bool on)
 {
 	WRITE_ONCE(pks_brackets_on, on);
 }
-EXPORT_SYMBOL_NS_GPL(pks_brackets_enable, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_brackets_enable, PKS_TEST_NS);

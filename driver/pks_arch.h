@@ -23,6 +23,34 @@
 #endif
 #define PKS_CPUID_ECX_BIT	31	/* CPUID.(EAX=7,ECX=0):ECX */
 
+/*
+ * Kernel API differences between the supported kernels, each decided by
+ * what the headers declare (Kbuild probes them), not by version number.
+ */
+/* The MSR accessors' names before rdmsrq()/wrmsrq(). */
+#ifndef PKS_HAS_RDMSRQ
+#define rdmsrq(msr, val)	rdmsrl(msr, val)
+#define wrmsrq(msr, val)	wrmsrl(msr, val)
+#endif
+/* get_dev_pagemap() lost its second argument, a pagemap to reuse. */
+#ifdef PKS_PAGEMAP_ONE_ARG
+#define pks_get_dev_pagemap(pfn)	get_dev_pagemap(pfn)
+#else
+#define pks_get_dev_pagemap(pfn)	get_dev_pagemap(pfn, NULL)
+#endif
+#ifdef PKS_HAS_CPUID_API_H
+#include <asm/cpuid/api.h>
+#endif
+/*
+ * The namespace of pks.ko's exports for the test module: a bare word the
+ * macros stringify, or (newer kernels) a string literal.
+ */
+#ifdef PKS_NS_STRINGIFIED
+#define PKS_TEST_NS		PKS_TEST
+#else
+#define PKS_TEST_NS		"PKS_TEST"
+#endif
+
 /* Bits 59..62 of a leaf page-table entry hold its protection key. */
 #define PKS_PTE_KEY_SHIFT	59
 #define PKS_PTE_KEY_MASK	(0xfULL << PKS_PTE_KEY_SHIFT)
@@ -60,7 +88,7 @@ static inline u32 pks_msr_key_bits(int key)
 {
 	u64 msr;
 
-	rdmsrl(MSR_IA32_PKRS, msr);
+	rdmsrq(MSR_IA32_PKRS, msr);
 	return pks_key_bits(key, msr);
 }
 

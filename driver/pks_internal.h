@@ -18,8 +18,15 @@ void pks_acct_fill(struct pks_accounting *a);
 void pks_acct_report(void);
 
 /* daxguard.c */
-void pks_dax_guard_arm(void);
+int pks_dax_guard_arm(void);
+bool pks_dax_guard_missing(void);
+const char *pks_dax_guard_symbol(void);
 void pks_dax_guard_exit(void);
+
+/* cr4.c */
+int pks_cr4_init(void);
+void pks_cr4_exit(void);
+void pks_cr4_update(bool on);
 
 /* enable.c */
 bool pks_cpu_supported(void);

@@ -27,6 +27,8 @@ void pks_boundary_counters(u64 *writes, u32 *handlers);
 u32 pks_read_pkrs_cache(void);
 /* resume: clobber this CPU's PKRS, as a lost register would be... */
 void pks_write_pkrs(u32 pkrs);
+/* A full TLB flush on this CPU, global entries included (cr4.c). */
+void pks_flush_tlb_local(void);
 /* ...and the resume hook that must rewrite it from the driver's copy. */
 void pks_resume_cpu(void);
 

@@ -169,8 +169,16 @@ int __pks_protect(struct pks_range *r, u32 flags, char *name, int *key,
 	int rc;
 
 	lockdep_assert_held(&pks_lock);
-	/* For the next enable's mmap, should device_dax have come since. */
-	pks_dax_guard_arm();
+	/*
+	 * For the next enable's mmap, should device_dax have come since. A
+	 * device-dax range is refused while the guard cannot be placed:
+	 * pkstool enable maps the device, the mmap the guard is for.
+	 */
+	rc = pks_dax_guard_arm();
+	if (rc && !(flags & PKS_PROTECT_F_BLOCKDEV))
+		return pks_refuse(msg, -EOPNOTSUPP,
+				  "the dax guard cannot probe %s (%d): device-dax namespaces are not protected without it",
+				  pks_dax_guard_symbol(), rc);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -256,7 +264,7 @@ unchecked:
 	pks_acct_add(PKS_ACCT_RANGES, -1);
 	return rc;
 }
-EXPORT_SYMBOL_NS_GPL(__pks_protect, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(__pks_protect, PKS_TEST_NS);
 
 /* The protected range that starts at @start, or NULL. */
 static struct pks_prot *__pks_find_start(phys_addr_t start)
@@ -279,7 +287,7 @@ int __pks_unprotect(phys_addr_t start)
 	__pks_release(p, PKS_EVENT_UNPROTECTED);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(__pks_unprotect, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(__pks_unprotect, PKS_TEST_NS);
 
 int __pks_set_mode(phys_addr_t start, u32 mode)
 {
@@ -398,7 +406,7 @@ int pks_range_key(phys_addr_t start, u64 len)
 	rcu_read_unlock();
 	return key;
 }
-EXPORT_SYMBOL_NS_GPL(pks_range_key, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_range_key, PKS_TEST_NS);
 
 void pks_protect_exit(void)
 {

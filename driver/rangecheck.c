@@ -20,7 +20,15 @@
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#ifdef PKS_HAS_PFN_T
 #include <linux/pfn_t.h>
+/* What dax_direct_access() hands back: a pfn_t, or a plain pfn (newer). */
+#define pks_dax_pfn		pfn_t
+#define pks_dax_pfn_phys(pfn)	pfn_t_to_phys(pfn)
+#else
+#define pks_dax_pfn		unsigned long
+#define pks_dax_pfn_phys(pfn)	PFN_PHYS(pfn)
+#endif
 
 int pks_refuse(char *msg, int rc, const char *fmt, ...)
 {
@@ -92,7 +100,7 @@ int pks_check_memory(const struct pks_range *r, int type, char *msg)
 				  r->start, r->len);
 	}
 
-	pgmap = get_dev_pagemap(pfn, NULL);
+	pgmap = pks_get_dev_pagemap(pfn);
 	if (!pgmap)
 		return pks_refuse(msg, -ENODEV,
 				  "no device-dax or fsdax instance owns %#llx (raw or sector namespace, or none enabled)",
@@ -162,6 +170,17 @@ int pks_check_mapping(const struct pks_range *r, struct pks_prot *p,
 				  "address %#lx is not a mapping of a live device-dax device",
 				  addr);
 	}
+	/*
+	 * fsdev_dax (newer kernels) lends a dax device's memory to a file
+	 * system (famfs): its accesses are no path the rules know, and the
+	 * memory is the file system's, not the mapping's.
+	 */
+	if (dev->driver && !strcmp(dev->driver->name, "fsdev_dax")) {
+		mmap_read_unlock(mm);
+		return pks_refuse(msg, -EOPNOTSUPP,
+				  "%s is bound to fsdev_dax (memory for a file system): not protectable; bind it to device_dax",
+				  dev_name(dev));
+	}
 	get_device(dev);
 	step = vma_kernel_pagesize(vma);
 
@@ -209,7 +228,7 @@ int pks_check_blockdev(struct pks_range *r, struct pks_prot *p,
 	void *kaddr = NULL;
 	u64 start_off = 0;
 	long nr;
-	pfn_t pfn;
+	pks_dax_pfn pfn;
 	int id, rc = 0;
 
 	if (r->start || r->len)
@@ -255,14 +274,14 @@ int pks_check_blockdev(struct pks_range *r, struct pks_prot *p,
 	nr = dax_direct_access(dax_dev, 0, LONG_MAX / PAGE_SIZE, DAX_ACCESS,
 			       &kaddr, &pfn);
 	dax_read_unlock(id);
-	if (nr <= 0 || kaddr != __va(pfn_t_to_phys(pfn))) {
+	if (nr <= 0 || kaddr != __va(pks_dax_pfn_phys(pfn))) {
 		fs_put_dax(dax_dev, NULL);
 		rc = pks_refuse(msg, -EINVAL,
 				"%s: its DAX memory is not in the kernel direct map (raw namespace?)",
 				bdev->bd_disk->disk_name);
 		goto out;
 	}
-	r->start = pfn_t_to_phys(pfn);
+	r->start = pks_dax_pfn_phys(pfn);
 	r->len = (u64)nr << PAGE_SHIFT;
 	p->dax_dev = dax_dev;
 	p->disk = bdev->bd_disk;
@@ -315,4 +334,4 @@ int pks_dax_memory(phys_addr_t start, u64 len)
 
 	return pks_check_memory(&r, -1, msg);
 }
-EXPORT_SYMBOL_NS_GPL(pks_dax_memory, PKS_TEST);
+EXPORT_SYMBOL_NS_GPL(pks_dax_memory, PKS_TEST_NS);

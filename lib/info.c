@@ -265,6 +265,11 @@ bool pks_fault_hooks_pinned(struct pks_ctx *ctx)
 	return ctx->info.flags & PKS_INFO_F_FAULT_PINNED;
 }
 
+bool pks_dax_guard_missing(struct pks_ctx *ctx)
+{
+	return ctx->info.flags & PKS_INFO_F_DAX_GUARD_MISSING;
+}
+
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx)
 {
 	return ctx->loaded ? &ctx->keys[0] : NULL;

@@ -69,6 +69,11 @@ struct pks_ns {
 	char region[64];
 	struct pks_backing backing;
 	char chardev[64];	/* "" unless devdax */
+	/*
+	 * The dax device is bound to fsdev_dax (newer kernels: a dax device
+	 * for a file system, with no character device to map): refused.
+	 */
+	int fsdev;
 	char blockdev[64];	/* "" unless fsdax */
 	char uuid[37];		/* "" when it has none */
 	const char *mode;

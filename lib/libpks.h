@@ -114,6 +114,11 @@ bool pks_fault_log_active(struct pks_ctx *ctx);		/* faults recorded */
 bool pks_stock_pk_warn_silenced(struct pks_ctx *ctx);
 /* The fault hooks are ftrace_ops no root knob can disarm. */
 bool pks_fault_hooks_pinned(struct pks_ctx *ctx);
+/*
+ * The dax guard (a kprobe on device-dax's mmap method) could not be
+ * placed: device-dax namespaces are refused protection.
+ */
+bool pks_dax_guard_missing(struct pks_ctx *ctx);
 
 struct pks_key *pks_key_get_first(struct pks_ctx *ctx);
 struct pks_key *pks_key_get_next(struct pks_key *key);

@@ -63,6 +63,22 @@ static void pks_ns_read_uuid(struct pks_ns *ns, struct ndctl_namespace *ndns,
 		uuid_unparse_lower(uu, ns->uuid);
 }
 
+/* Whether the dax device @dev is bound to the driver @drv (sysfs). */
+static int pks_dax_bound_to(const char *dev, const char *drv)
+{
+	char path[128], link[256];
+	const char *name;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/dax/devices/%s/driver", dev);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	name = strrchr(link, '/');
+	return !strcmp(name ? name + 1 : link, drv);
+}
+
 /* Returns 0 or -ENOMEM: a namespace is never dropped silently. */
 static int pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns,
 		      const struct pks_backing *backing)
@@ -108,6 +124,7 @@ static int pks_ns_add(struct pks_ctx *ctx, struct ndctl_namespace *ndns,
 			}
 			snprintf(ns->chardev, sizeof(ns->chardev), "%s",
 				 daxctl_dev_get_devname(dev));
+			ns->fsdev = pks_dax_bound_to(ns->chardev, "fsdev_dax");
 			break;
 		}
 	}

@@ -106,6 +106,18 @@ int pks_ns_protect(struct pks_ns *ns, enum pks_mode mode, char *why,
 		return pks_ns_protect_blockdev(ns, mode, why, len);
 	if (!pks_ns_is_devdax(ns))
 		return -EOPNOTSUPP;
+	if (ns->fsdev) {
+		/*
+		 * fsdev_dax hands the memory to a file system (famfs) with no
+		 * device to map, so the driver cannot check the range, and
+		 * its accesses are no path the driver knows to grant.
+		 */
+		if (why && len)
+			snprintf(why, len,
+				 "%s is bound to fsdev_dax (memory for a file system, no device to map): not protectable; bind it to device_dax to protect it",
+				 ns->chardev);
+		return -EOPNOTSUPP;
+	}
 	rc = pks_ns_map(ns, &range, &fd);
 	if (rc)
 		return rc;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: build, unit tests, fuzzing, static checks, then every VM case
-# on each kernel in $KERNELS (default "6.1 6.12"; empty: no VM), PKS and
+# on each kernel in $KERNELS (default "6.1 6.12"; "6.1 6.12 7.3" adds
+# trixie-backports' 7.3; empty: no VM), PKS and
 # no-PKS. Ends with one "N passed, N failed, N skipped" line; exits 1 when
 # anything failed.
 #

@@ -105,7 +105,7 @@ static void pks_bench_flush_local(void *data)
 	struct pks_bench_flush *f = data;
 	char c;
 
-	__flush_tlb_all();
+	pks_flush_tlb_local();
 	if (!f->check ||
 	    !copy_from_kernel_nofault(&c, f->probe, 1) == f->open)
 		atomic64_inc(f->flushes);
@@ -512,7 +512,7 @@ static void pks_bench_irq_work(struct irq_work *work)
 						 work);
 	u64 pkrs;
 
-	rdmsrl(MSR_IA32_PKRS, pkrs);
+	rdmsrq(MSR_IA32_PKRS, pkrs);
 	if (pkrs != PKS_DEFAULT_PKRS)
 		bi->leaked++;
 }

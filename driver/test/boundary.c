@@ -401,8 +401,8 @@ static int pks_test_boundary(struct pks_test_ctx *ctx)
 	page = virt_to_page(held);
 	get_page(page);
 	init_irq_work(&b->work, pks_bnd_irq_work);
-	hrtimer_init(&b->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	b->timer.function = pks_bnd_timer;
+	pks_test_hrtimer_setup(&b->timer, pks_bnd_timer, CLOCK_MONOTONIC,
+			       HRTIMER_MODE_REL_PINNED_HARD);
 	tasklet_setup(&b->tasklet, pks_bnd_tasklet);
 	rc = pks_bnd_irq_get(b);
 	if (rc) {

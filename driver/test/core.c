@@ -201,4 +201,4 @@ module_exit(pks_test_exit);
 
 MODULE_DESCRIPTION("Tests for the pks driver: built-in cases, stray accesses, benchmark, upstream's run_pks");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(PKS_TEST);
+MODULE_IMPORT_NS(PKS_TEST_NS);

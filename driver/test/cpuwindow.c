@@ -166,7 +166,7 @@ static void pks_ipi_race_check(void *arg)
 	u32 cache = pks_read_pkrs_cache();
 	u64 msr;
 
-	rdmsrl(MSR_IA32_PKRS, msr);
+	rdmsrq(MSR_IA32_PKRS, msr);
 	if (msr != cache ||
 	    pks_key_bits(r->key, pks_task_level_pkrs()) != PKS_PKRS_AD)
 		atomic_inc(&r->bad_cpus);

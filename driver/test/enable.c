@@ -46,7 +46,7 @@ static int pks_test_check_defaults(struct pks_test_ctx *ctx)
 
 static void pks_lose_pkrs(void *unused)
 {
-	wrmsrl(MSR_IA32_PKRS, 0);
+	wrmsrq(MSR_IA32_PKRS, 0);
 }
 
 static void pks_check_lost(void *data)
@@ -56,7 +56,7 @@ static void pks_check_lost(void *data)
 
 	/* The redundant-write skip must not hide the loss: try it. */
 	pks_write_pkrs(PKS_DEFAULT_PKRS);
-	rdmsrl(MSR_IA32_PKRS, pkrs);
+	rdmsrq(MSR_IA32_PKRS, pkrs);
 	if (pkrs != PKS_DEFAULT_PKRS)
 		atomic_inc(still_lost);
 }

@@ -61,7 +61,7 @@ static void pks_test_irq_write(struct irq_work *work)
 
 	ci->in_irq = in_hardirq();
 	WRITE_ONCE(*(u64 *)ci->addr, 0x1badd00dULL);
-	rdmsrl(MSR_IA32_PKRS, ci->msr);
+	rdmsrq(MSR_IA32_PKRS, ci->msr);
 }
 
 /*
@@ -81,7 +81,7 @@ static int pks_test_irq_grant(struct pks_test_ctx *ctx,
 	preempt_disable();
 	irq_work_queue(&ci.work);
 	irq_work_sync(&ci.work);
-	rdmsrl(MSR_IA32_PKRS, msr);
+	rdmsrq(MSR_IA32_PKRS, msr);
 	preempt_enable();
 	if (!ci.in_irq)
 		return pks_test_skip(ctx, "the irq_work did not run in hard IRQ context");
@@ -146,7 +146,7 @@ static int pks_test_fault_callback(struct pks_test_ctx *ctx)
 	/* A whole jiffy: a short sleep may end before the task leaves. */
 	schedule_timeout_uninterruptible(1);
 	preempt_disable();
-	rdmsrl(MSR_IA32_PKRS, msr);
+	rdmsrq(MSR_IA32_PKRS, msr);
 	WRITE_ONCE(*(u64 *)tp.addr, ~pattern);
 	preempt_enable();
 

@@ -90,8 +90,8 @@ static int pks_irqs_run(struct pks_irqs *s)
 	bool control = s->req->flags & PKS_IRQ_STRAYS_F_CONTROL;
 	int rc = 0;
 
-	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	s->timer.function = pks_irqs_timer;
+	pks_test_hrtimer_setup(&s->timer, pks_irqs_timer, CLOCK_MONOTONIC,
+			       HRTIMER_MODE_REL_PINNED_HARD);
 	tasklet_setup(&s->tasklet, pks_irqs_tasklet);
 	if (control)
 		pks_legit_context_enforce(false);
@@ -133,7 +133,7 @@ int pks_irq_strays(struct pks_irq_strays *req)
 	req->softirq_landed = req->softirq_refused = 0;
 	req->hardirq_in_kernel = 0;
 	/* As stray.c: dax memory only, its pagemap held across the run. */
-	pgmap = get_dev_pagemap(PHYS_PFN(req->start), NULL);
+	pgmap = pks_get_dev_pagemap(PHYS_PFN(req->start));
 	if (!pgmap)
 		return -ENOENT;
 	if (pks_dax_memory(req->start, 8)) {

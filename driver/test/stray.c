@@ -123,7 +123,7 @@ int pks_stray_access(struct pks_copy *a)
 	 * The pagemap is held across the access: a namespace torn down in
 	 * between would take its direct map with it.
 	 */
-	pgmap = get_dev_pagemap(PHYS_PFN(a->start), NULL);
+	pgmap = pks_get_dev_pagemap(PHYS_PFN(a->start));
 	if (!pgmap)
 		return -ENOENT;
 	if (pks_dax_memory(a->start, a->len)) {

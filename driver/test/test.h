@@ -9,6 +9,7 @@
 #include "pks_arch.h"
 #include "pks_testing.h"
 
+#include <linux/hrtimer.h>
 #include <linux/mm_types.h>
 #include <uapi/linux/pks_test.h>
 
@@ -115,5 +116,18 @@ int pks_bench_run(struct pks_bench *b);
 /* upstream.c */
 void pks_upstream_init(void);
 void pks_upstream_exit(void);
+
+/* A timer and its callback: hrtimer_setup() where the kernel has it. */
+static inline void pks_test_hrtimer_setup(struct hrtimer *timer,
+		enum hrtimer_restart (*fn)(struct hrtimer *),
+		clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef PKS_HAS_HRTIMER_SETUP
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
 
 #endif /* _PKS_TEST_H */

@@ -78,8 +78,13 @@ add_module() {
 # brd: a block device whose driver copies with the CPU, for O_DIRECT;
 # ext4 and xfs (with the crc32c they look up at mount) for fsdax; kmem
 # for a dax device reconfigured to system-ram.
+# crc32c_generic is gone since 6.15 (ext4 and xfs call the crc32c
+# library directly); where it exists it comes before them.
+crc32c=
+[ -n "$(find "$moddir/kernel" -name 'crc32c_generic.ko*' | head -n 1)" ] &&
+	crc32c=crc32c_generic
 for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax brd \
-	 crc32c_generic ext4 xfs dm_writecache loop kmem; do
+	 $crc32c ext4 xfs dm_writecache loop kmem; do
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order"
@@ -96,6 +101,13 @@ fuse=$(find "$moddir/kernel" -name fuse.ko -o -name fuse.ko.xz | head -n 1)
 case $fuse in
 *.xz) xz -dc "$fuse" > "$stage/lib/modules/fuse.ko" ;;
 ?*) cp "$fuse" "$stage/lib/modules/fuse.ko" ;;
+esac
+# fsdev_dax (7.x), for the fsdev case, which loads it itself: a dax
+# driver that lends a device to a file system. Not loaded at boot.
+fsdev=$(find "$moddir/kernel" -name 'fsdev_dax.ko*' | head -n 1)
+case $fsdev in
+*.xz) xz -dc "$fsdev" > "$stage/lib/modules/fsdev_dax.ko" ;;
+?*) cp "$fsdev" "$stage/lib/modules/fsdev_dax.ko" ;;
 esac
 cp "$pks_ko" "$stage/lib/modules/pks.ko"
 cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"

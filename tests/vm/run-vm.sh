@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-vm.sh SERIES CPU OUTDIR CASE...: boot the newest Debian SERIES kernel
-# (6.1 or 6.12) under TCG with CPU "pks" (-cpu max) or "nopks"
+# (6.1, 6.12 or 7.3) under TCG with CPU "pks" (-cpu max) or "nopks"
 # (-cpu max,-pks) and an emulated NVDIMM (or the machine shape the cases'
 # "# vm-shape:" header names, below), run the CASEs (tests/vm/cases),
 # and judge each: its exit code, plus every kernel report in its window of

@@ -17,6 +17,7 @@ expect_eq "driver loaded" "$(info_json .driver.loaded)" true
 expect_eq "abi" "$(info_json .driver.abi_version)" 7
 expect_eq "fault hook" "$(info_json .driver.fault_hook)" true
 expect_eq "fault log" "$(info_json .driver.fault_log)" true
+expect_eq "dax guard placed (not missing)" "$(info_json .driver.dax_guard_missing)" false
 n=$(nproc)
 expect_eq "online cpus with CR4.PKS" \
 	"$(info_json '[.cpus[] | select(.online and .cr4_pks)] | length')" "$n"

@@ -121,6 +121,12 @@ struct pks_info {
  * ftrace_enabled=0 (EBUSY) while they are placed.
  */
 #define PKS_INFO_F_FAULT_PINNED	(1u << 4)
+/*
+ * The dax guard (daxguard.c: a kprobe on device-dax's mmap method) could
+ * not be placed when last tried: device-dax namespaces are refused
+ * protection; the kernel log names the function and the error.
+ */
+#define PKS_INFO_F_DAX_GUARD_MISSING (1u << 5)
 
 /**
  * struct pks_range - a device-dax range, as given to the driver
