@@ -126,9 +126,9 @@ static int pks_carry_run(struct pks_carry *c)
 	u32 round;
 
 	for (i = 0; i < 2; i++) {
-		hrtimer_init(&c->hrtimer[i], CLOCK_MONOTONIC,
-			     HRTIMER_MODE_ABS_PINNED_SOFT);
-		c->hrtimer[i].function = pks_carry_hrtimer;
+		pks_test_hrtimer_setup(&c->hrtimer[i], pks_carry_hrtimer,
+				       CLOCK_MONOTONIC,
+				       HRTIMER_MODE_ABS_PINNED_SOFT);
 		timer_setup(&c->timer[i], pks_carry_timer, TIMER_PINNED);
 		tasklet_setup(&c->tasklet[i], pks_carry_tasklet);
 		INIT_WORK(&c->work[i], pks_carry_work);
@@ -174,7 +174,7 @@ int pks_grant_carry(struct pks_grant_carry *req)
 	req->rounds_done = req->carried = 0;
 	req->first_read = req->second_read = 0;
 	/* As stray.c: dax memory only, its pagemap held across the run. */
-	pgmap = get_dev_pagemap(PHYS_PFN(req->start), NULL);
+	pgmap = pks_get_dev_pagemap(PHYS_PFN(req->start));
 	if (!pgmap)
 		return -ENOENT;
 	key = pks_range_key(req->start, 8);

@@ -49,7 +49,7 @@ static int pks_fs_strays_place(struct pks_fs_strays *req)
 	int rc;
 
 	/* As stray.c: dax memory only, its pagemap held while armed. */
-	pgmap = get_dev_pagemap(PHYS_PFN(req->start), NULL);
+	pgmap = pks_get_dev_pagemap(PHYS_PFN(req->start));
 	if (!pgmap)
 		return -ENOENT;
 	if (pks_dax_memory(req->start, 8)) {

@@ -69,7 +69,7 @@ static int pks_stray_user(struct pks_copy *a)
 
 	if (!a->len || a->len > PKS_COPY_MAX || (a->start | a->len) & 7)
 		return -EINVAL;
-	pgmap = get_dev_pagemap(PHYS_PFN(a->start), NULL);
+	pgmap = pks_get_dev_pagemap(PHYS_PFN(a->start));
 	if (!pgmap)
 		return -ENOENT;
 	if (pks_dax_memory(a->start, a->len)) {

@@ -30,8 +30,8 @@ static void pks_v10_write(void)
 	u64 pkrs;
 
 	local_irq_save(flags);
-	rdmsrl(MSR_IA32_PKRS, pkrs);
-	wrmsrl(MSR_IA32_PKRS, pkrs);
+	rdmsrq(MSR_IA32_PKRS, pkrs);
+	wrmsrq(MSR_IA32_PKRS, pkrs);
 	this_cpu_inc(pks_v10_writes);
 	local_irq_restore(flags);
 }
