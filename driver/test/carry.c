@@ -144,7 +144,7 @@ static int pks_carry_run(struct pks_carry *c)
 		/* The first callback has run too before the next round. */
 		for (i = 0; i < 2; i++) {
 			hrtimer_cancel(&c->hrtimer[i]);
-			del_timer_sync(&c->timer[i]);
+			timer_delete_sync(&c->timer[i]);
 			tasklet_kill(&c->tasklet[i]);
 			flush_work(&c->work[i]);
 		}
