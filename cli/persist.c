@@ -344,9 +344,24 @@ int pkstool_persist_apply(struct pks_ctx *ctx, const struct pkstool_opts *opts,
 	gsize i, nr;
 	int j, rc;
 
-	rc = pkstool_persist_open(&p, false, opts, "enable");
+	/*
+	 * Under the records' lock, as a writer: at boot pkstool-protect and
+	 * the udev-started instances apply the same records at once, and
+	 * the second to protect a namespace would be refused ("overlaps
+	 * protected") and fail its unit (seen in the real boot on 6.12). So
+	 * one applies at a time, and each reads the protections afresh
+	 * once it holds the lock: what another applied is "already".
+	 */
+	rc = pkstool_persist_open(&p, true, opts, "enable");
 	if (rc)
 		return rc;
+	rc = pks_ns_scan(ctx);
+	if (rc) {
+		p_err(opts, "enable --from-config: reading namespaces: %s",
+		      strerror(-rc));
+		persist_free(p);
+		return rc;
+	}
 	array = json_object_new_array();
 	groups = g_key_file_get_groups(p->kf, &nr);
 	for (i = 0; i < nr; i++) {
