@@ -174,11 +174,11 @@ int pks_grant_carry(struct pks_grant_carry *req)
 	req->rounds_done = req->carried = 0;
 	req->first_read = req->second_read = 0;
 	/* As stray.c: dax memory only, its pagemap held across the run. */
-	pgmap = pks_get_dev_pagemap(PHYS_PFN(req->start));
+	pgmap = pks_test_dax_pagemap(req->start, 8);
 	if (!pgmap)
 		return -ENOENT;
 	key = pks_range_key(req->start, 8);
-	if (pks_dax_memory(req->start, 8) || !pks_key_valid(key)) {
+	if (!pks_key_valid(key)) {
 		put_dev_pagemap(pgmap);
 		return -ENOENT;
 	}

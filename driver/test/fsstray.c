@@ -49,13 +49,9 @@ static int pks_fs_strays_place(struct pks_fs_strays *req)
 	int rc;
 
 	/* As stray.c: dax memory only, its pagemap held while armed. */
-	pgmap = pks_get_dev_pagemap(PHYS_PFN(req->start));
+	pgmap = pks_test_dax_pagemap(req->start, 8);
 	if (!pgmap)
 		return -ENOENT;
-	if (pks_dax_memory(req->start, 8)) {
-		put_dev_pagemap(pgmap);
-		return -ENOENT;
-	}
 	pks_fs_strays_va = __va(req->start);
 	pks_fs_strays_value = req->value;
 	atomic64_set(&pks_fs_strays_landed, 0);

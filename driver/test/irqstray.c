@@ -133,13 +133,9 @@ int pks_irq_strays(struct pks_irq_strays *req)
 	req->softirq_landed = req->softirq_refused = 0;
 	req->hardirq_in_kernel = 0;
 	/* As stray.c: dax memory only, its pagemap held across the run. */
-	pgmap = pks_get_dev_pagemap(PHYS_PFN(req->start));
+	pgmap = pks_test_dax_pagemap(req->start, 8);
 	if (!pgmap)
 		return -ENOENT;
-	if (pks_dax_memory(req->start, 8)) {
-		put_dev_pagemap(pgmap);
-		return -ENOENT;
-	}
 	if (!mutex_trylock(&pks_irqs_lock)) {
 		put_dev_pagemap(pgmap);
 		return -EBUSY;

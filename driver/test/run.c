@@ -6,6 +6,7 @@
 
 #include <linux/bitops.h>
 #include <linux/gfp.h>
+#include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -98,6 +99,23 @@ void pks_test_page_free(struct pks_test_page *tp)
 	if (tp->key > 0)
 		pks_key_free(tp->key);
 	memset(tp, 0, sizeof(*tp));
+}
+
+/*
+ * The pagemap of device-dax or fsdax memory at [@start, @start + @len),
+ * held: strays and test accesses go only there, never to any address,
+ * and a namespace torn down meanwhile would take its direct map with it.
+ * NULL for any other memory. The caller puts it.
+ */
+struct dev_pagemap *pks_test_dax_pagemap(phys_addr_t start, u64 len)
+{
+	struct dev_pagemap *pgmap = pks_get_dev_pagemap(PHYS_PFN(start));
+
+	if (pgmap && pks_dax_memory(start, len)) {
+		put_dev_pagemap(pgmap);
+		return NULL;
+	}
+	return pgmap;
 }
 
 bool pks_can_read(const void *addr, u64 *val)

@@ -69,13 +69,9 @@ static int pks_stray_user(struct pks_copy *a)
 
 	if (!a->len || a->len > PKS_COPY_MAX || (a->start | a->len) & 7)
 		return -EINVAL;
-	pgmap = pks_get_dev_pagemap(PHYS_PFN(a->start));
+	pgmap = pks_test_dax_pagemap(a->start, a->len);
 	if (!pgmap)
 		return -ENOENT;
-	if (pks_dax_memory(a->start, a->len)) {
-		put_dev_pagemap(pgmap);
-		return -ENOENT;
-	}
 	if (a->flags & PKS_COPY_F_WRITE)
 		left = copy_from_user(va, ubuf, a->len);
 	else
@@ -123,13 +119,9 @@ int pks_stray_access(struct pks_copy *a)
 	 * The pagemap is held across the access: a namespace torn down in
 	 * between would take its direct map with it.
 	 */
-	pgmap = pks_get_dev_pagemap(PHYS_PFN(a->start));
+	pgmap = pks_test_dax_pagemap(a->start, a->len);
 	if (!pgmap)
 		return -ENOENT;
-	if (pks_dax_memory(a->start, a->len)) {
-		put_dev_pagemap(pgmap);
-		return -ENOENT;
-	}
 	/* A plain access may oops this task: nothing to leak then. */
 	bounce = plain ? &word : kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!bounce) {

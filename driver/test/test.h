@@ -88,6 +88,7 @@ int pks_test_skip(struct pks_test_ctx *ctx, const char *fmt, ...) __printf(2, 3)
 int pks_test_page_alloc(struct pks_test_page *tp, const char *owner);
 int pks_test_page_map(struct pks_test_page *tp, int key);
 void pks_test_page_free(struct pks_test_page *tp);
+struct dev_pagemap *pks_test_dax_pagemap(phys_addr_t start, u64 len);
 bool pks_can_read(const void *addr, u64 *val);
 bool pks_can_write(void *addr, u64 val);
 int pks_test_run(struct pks_test_session *session, struct pks_test_run *run);
