@@ -323,6 +323,16 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		if (rc)
 			return rc;
 	}
+	/*
+	 * The udev-started unit names every dax device and pmem disk that
+	 * appears, a raw namespace's too: a device pkstool cannot protect
+	 * has no record, which is nothing to do, not an error. It reads the
+	 * namespaces itself, once it holds the records' lock.
+	 */
+	if (opts.from_config)
+		return pkstool_persist_apply(ctx, &opts.common, opts.names,
+					     opts.nr_names) ?
+		       PKSTOOL_FAILED : PKSTOOL_DONE;
 	rc = pks_ns_scan(ctx);
 	if (rc) {
 		p_err(&opts.common, "%s: reading namespaces: %s", pkstool_cmd,
@@ -330,15 +340,6 @@ static int cmd_protect(int argc, char **argv, struct pks_ctx *ctx,
 		return PKSTOOL_FAILED;
 	}
 	/* Resolve every name before changing anything. */
-	/*
-	 * The udev-started unit names every dax device and pmem disk that
-	 * appears, a raw namespace's too: a device pkstool cannot protect
-	 * has no record, which is nothing to do, not an error.
-	 */
-	if (opts.from_config)
-		return pkstool_persist_apply(ctx, &opts.common, opts.names,
-					     opts.nr_names) ?
-		       PKSTOOL_FAILED : PKSTOOL_DONE;
 	/*
 	 * Open the records first: a failure there changes nothing. disable
 	 * --persist also takes the UUID of a record whose namespace is gone.
