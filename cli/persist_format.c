@@ -23,17 +23,25 @@ const char *pkstool_persist_group_uuid(const char *group)
 /*
  * The mode recorded in @group: a pks_mode, -ENOENT (no such group) or
  * -EINVAL (no mode=strict or mode=relaxed). Spaces around the value are
- * forgiven, as people edit the file.
+ * forgiven, as people edit the file. A value GLib cannot unescape is
+ * invalid, whatever part of it GLib returns with the error. Otherwise a
+ * rewrite could change a record's meaning: "mode=strict" with a
+ * backslash and a CR after it, at the end of a file with no newline,
+ * reads as not a mode ("\" then CR is no escape); once pkstool rewrites
+ * the file the CR ends the line, and GLib returns "strict" for a value
+ * whose escape is cut off (found by tests/fuzz/persist.c).
  */
 int pkstool_persist_group_mode(GKeyFile *kf, const char *group)
 {
+	GError *err = NULL;
 	char *value;
 	int mode;
 
 	if (!g_key_file_has_group(kf, group))
 		return -ENOENT;
-	value = g_key_file_get_string(kf, group, "mode", NULL);
-	mode = value ? pks_mode_lookup(g_strstrip(value)) : -EINVAL;
+	value = g_key_file_get_string(kf, group, "mode", &err);
+	mode = value && !err ? pks_mode_lookup(g_strstrip(value)) : -EINVAL;
+	g_clear_error(&err);
 	g_free(value);
 	return mode < 0 ? -EINVAL : mode;
 }
