@@ -50,16 +50,17 @@ MODULE_PARM_DESC(fault_capture,
  * @f: the record
  * @entries: the raw stack trace
  *
- * Per CPU and per context level (task, softirq, hardirq, NMI), so that
- * the fault path needs no stack of its own and a fault in an interrupt
- * that lands in the middle of recording another one has a slot of its own.
+ * Per CPU and per hook slot (pks_hook_enter(): task, softirq, hardirq,
+ * and each nested NMI-level context), so that the fault path needs no
+ * stack of its own and a fault in an interrupt, NMI or #MC that lands in
+ * the middle of recording another one has a record of its own.
  */
 struct pks_fault_scratch {
 	struct pks_fault f;
 	unsigned long entries[PKS_FAULT_STACK + 56];
 };
 
-static DEFINE_PER_CPU(struct pks_fault_scratch, pks_scratch[4]);
+static DEFINE_PER_CPU(struct pks_fault_scratch, pks_scratch[PKS_HOOK_SLOTS]);
 
 /*
  * Save the faulting context's callers in @sc->entries, past this
@@ -171,9 +172,9 @@ static bool pks_clone_args_sane(struct kprobe *p, struct pt_regs *regs)
  *
  * Before any fixup: a fault that the context's own rights explain, or a
  * legitimate access to a protected namespace (legit.c), is retried,
- * unseen; every other fault on our keys is recorded.
+ * unseen; every other fault on our keys is recorded, in @slot's scratch.
  */
-static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
+static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs, int slot)
 {
 	struct pt_regs *fregs = (struct pt_regs *)regs->di;
 	unsigned long error_code = regs->si;
@@ -192,7 +193,7 @@ static int pks_fixup_pre(struct kprobe *p, struct pt_regs *regs)
 	    address < TASK_SIZE_MAX)
 		return 0;
 	this_cpu_inc(pks_fixup_hits);
-	sc = this_cpu_ptr(&pks_scratch[interrupt_context_level()]);
+	sc = this_cpu_ptr(&pks_scratch[slot]);
 	f = &sc->f;
 	memset(f, 0, sizeof(*f));
 	key = pks_addr_key(address);
@@ -267,10 +268,15 @@ static void notrace pks_fixup_hook(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
-	if (!regs || !pks_hook_enter())
+	int slot;
+
+	if (!regs)
 		return;
-	pks_fixup_pre(&pks_fixup_kps[op - pks_fixup_ops], regs);
-	pks_hook_exit();
+	slot = pks_hook_enter();
+	if (slot < 0)
+		return;
+	pks_fixup_pre(&pks_fixup_kps[op - pks_fixup_ops], regs, slot);
+	pks_hook_exit(slot);
 }
 
 /*

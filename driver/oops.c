@@ -79,32 +79,41 @@ static noinline void pks_fault_handled(void)
 }
 
 /*
- * Close the step's keys again. What they get back is read now, at the
- * step's end, from the stepping context's windows: a value saved at the
- * step's start could be stale by now and re-open what was closed since.
- * The other keys' bits stay as the register holds them.
+ * Close the step's keys again. With @resumes, the stepped context goes
+ * on: its keys get what its level holds now, read at the step's end (a
+ * value saved at the step's start could be stale and re-open what was
+ * closed since). Otherwise some other context runs (the step was left
+ * behind by an interrupt that oopsed or slept, or an NMI-level context
+ * came in between): the keys are closed, as the default has them. The
+ * stepping level's rights would hand that context windows it does not
+ * hold; a context that does hold them takes them back at its next fault
+ * (the refill in faults.c). The other keys' bits stay as they are.
  */
-static void pks_step_end(struct pks_step *st)
+static void pks_step_end(struct pks_step *st, bool resumes)
 {
 	u32 now = pks_read_pkrs_cache();
+	u32 rights = resumes ? pks_level_pkrs(st->level) : PKS_DEFAULT_PKRS;
 
-	pks_write_pkrs((now & ~st->mask) |
-		       (pks_level_pkrs(st->level) & st->mask));
+	pks_write_pkrs((now & ~st->mask) | (rights & st->mask));
 	st->active = false;
 }
 
 /*
  * End a step early: the fault goes on to an oops with no key left open.
- * Without @fregs (the stepping context is gone), only the CPU's state.
+ * @fregs are the registers of the context that oopses: only when that is
+ * the stepping context itself are its flags put back; in any other (an
+ * NMI's fault during the step, or no context at all) they are not its.
  */
 static void pks_step_abort(struct pt_regs *fregs)
 {
 	struct pks_step *st = this_cpu_ptr(&pks_step);
+	bool own = fregs && st->task == current &&
+		   st->level == interrupt_context_level();
 
 	if (!st->active)
 		return;
-	pks_step_end(st);
-	if (fregs)
+	pks_step_end(st, own);
+	if (own)
 		fregs->flags = (fregs->flags &
 				~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
 }
@@ -339,7 +348,7 @@ static int pks_die_notify(struct notifier_block *nb, unsigned long val,
 	dr6 = (unsigned long *)args->err;
 	if (!(*dr6 & DR_STEP))
 		return NOTIFY_DONE;
-	pks_step_end(st);
+	pks_step_end(st, true);
 	args->regs->flags = (args->regs->flags &
 			     ~(X86_EFLAGS_TF | X86_EFLAGS_IF)) | st->flags;
 	*dr6 &= ~DR_STEP;
@@ -351,31 +360,43 @@ static struct notifier_block pks_die_nb = {
 };
 
 /*
- * One hook at a time per CPU and context level (task, softirq, hardirq,
- * NMI), as kprobes ran one handler at a time: a fault inside a hook (a
- * key owner's callback that faults) is left to the kernel, and faults.c's
- * scratch slot is never entered twice. The fault path runs with
- * interrupts off, so only an NMI's fault can come in between: it has a
- * level and a slot of its own, and is neither granted nor stepped.
- * ftrace runs the hooks with preemption off (FTRACE_OPS_FL_RECURSION).
+ * One hook at a time per CPU and context (task, softirq, hardirq, and
+ * each NMI-level context), as kprobes ran one handler at a time: a fault
+ * inside a hook (a key owner's callback that faults) is left to the
+ * kernel, and faults.c's scratch record is never entered twice. The fault
+ * path runs with interrupts off, so only an NMI-level fault can come in
+ * between, and those nest: an NMI may arrive in a #DB, #BP or #MC handler
+ * and a #MC in an NMI. Each takes the next free NMI slot, so a nested one
+ * never writes over the record of the one it interrupted; they leave in
+ * the reverse order, so the first free slot is always the right one. The
+ * preempt count cannot tell them apart (7.3 keeps one NMI bit there).
+ * Deeper nesting than PKS_NMI_SLOTS, or ftrace's own recursion guard
+ * (FTRACE_OPS_FL_RECURSION, which also disables preemption for us), can
+ * still refuse a nested hook: that fault then oopses unrecorded, as an
+ * NMI-level stray, never granted, would oops anyway.
  */
-static DEFINE_PER_CPU(bool, pks_hook_busy[4]);
+static DEFINE_PER_CPU(bool, pks_hook_busy[PKS_HOOK_SLOTS]);
 
-bool pks_hook_enter(void)
+/* The slot of the hook now entered, or -1 when it may not run. */
+int pks_hook_enter(void)
 {
-	bool *busy = this_cpu_ptr(&pks_hook_busy[interrupt_context_level()]);
+	bool *busy = this_cpu_ptr(pks_hook_busy);
+	int slot = interrupt_context_level();
 
-	if (*busy)
-		return false;
-	*busy = true;
+	if (slot == PKS_LEVEL_NMI)
+		while (slot < PKS_HOOK_SLOTS - 1 && busy[slot])
+			slot++;
+	if (busy[slot])
+		return -1;
+	busy[slot] = true;
 	barrier();
-	return true;
+	return slot;
 }
 
-void pks_hook_exit(void)
+void pks_hook_exit(int slot)
 {
 	barrier();
-	this_cpu_write(pks_hook_busy[interrupt_context_level()], false);
+	this_cpu_write(pks_hook_busy[slot], false);
 }
 
 /*
@@ -475,10 +496,15 @@ static void notrace pks_oops_hook(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
-	if (!regs || !pks_hook_enter())
+	int slot;
+
+	if (!regs)
+		return;
+	slot = pks_hook_enter();
+	if (slot < 0)
 		return;
 	pks_oops_pre(regs);
-	pks_hook_exit();
+	pks_hook_exit(slot);
 }
 
 /*

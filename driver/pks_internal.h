@@ -40,6 +40,9 @@ void pks_disable_all(void);
 #define PKS_LEVEL_HARDIRQ	2
 #define PKS_LEVEL_NMI		3
 #define PKS_LEVELS		4
+/* The fault hooks' slots: one per level below NMI, then nested NMI-levels. */
+#define PKS_NMI_SLOTS		3
+#define PKS_HOOK_SLOTS		(PKS_LEVEL_NMI + PKS_NMI_SLOTS)
 
 /* boundary.c */
 u32 pks_level_pkrs(int level);
@@ -192,8 +195,8 @@ __poll_t pks_faults_poll(struct file *file, poll_table *wait, u64 seen);
 struct pt_regs;
 struct ftrace_ops;
 struct ftrace_regs;
-bool pks_hook_enter(void);
-void pks_hook_exit(void);
+int pks_hook_enter(void);
+void pks_hook_exit(int slot);
 int pks_hook_place(struct ftrace_ops *ops,
 		   void (*func)(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
