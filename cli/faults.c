@@ -100,6 +100,7 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	struct faults_opts opts = { .since = 1 };
 	struct json_object *array;
 	uint64_t dropped, next;
+	bool more, stopping;
 	int rc;
 
 	if (!pkstool_parse(&faults_argp, argc, argv, &opts, &rc))
@@ -112,6 +113,8 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 	array = json_object_new_array();
 	next = opts.since;
 	do {
+		/* After a stop signal, --follow reads once more (as monitor). */
+		stopping = pkstool_stop;
 		rc = pks_faults_refresh(ctx, next, &dropped);
 		if (rc) {
 			p_err(&opts.common, "faults: reading the fault log: %s",
@@ -124,12 +127,11 @@ int cmd_faults(int argc, char **argv, struct pks_ctx *ctx)
 				dropped, next + dropped, PKS_FAULT_RING);
 		faults_print(ctx, &opts, array);
 		next = pks_faults_get_next_seq(ctx);
-		/* A full batch may have more behind it: read again first. */
-		if (pks_record_get_first(ctx))
-			continue;
-		if (opts.follow && !pkstool_stop)
+		/* A batch may have more behind it: read again first. */
+		more = pks_record_get_first(ctx) != NULL;
+		if (!more && opts.follow && !stopping)
 			pks_faults_wait(ctx, 1000);
-	} while (opts.follow && !pkstool_stop);
+	} while (more || (opts.follow && !stopping));
 	if (opts.common.json && !opts.follow)
 		display_json_array(array);
 	json_object_put(array);

@@ -296,7 +296,14 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 	/* Ready: the device is open and the start is known. */
 	sd_notify(0, "READY=1");
 	rc = 0;
-	while (!rc && !pkstool_stop) {
+	while (!rc) {
+		/*
+		 * After a stop signal the log is read once more: every
+		 * record made before it is emitted, and a service stopped
+		 * right after a stray still logs it.
+		 */
+		bool stopping = pkstool_stop;
+
 		if (monitor_reopen) {
 			monitor_reopen = 0;
 			if (opts.out != stdout && opts.out &&
@@ -319,9 +326,11 @@ int cmd_monitor(int argc, char **argv, struct pks_ctx *ctx)
 					    opts.cursor);
 			saved = next;
 		}
+		if (stopping)
+			break;
 		/*
-		 * A stop signal that lands between the loop's check and the
-		 * poll would not end it: wait a second at most, then look.
+		 * A stop signal that lands between the check and the poll
+		 * would not end it: wait a second at most, then look.
 		 */
 		rc = pks_faults_wait(ctx, 1000);
 		if (rc == -EINTR || rc >= 0)

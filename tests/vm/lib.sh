@@ -242,17 +242,29 @@ last_seq() {
 	echo $(( $(pks-ioctl head) - 1 ))
 }
 
+# wait_polling PID WHAT: wait (10 s at most) until PID sleeps in poll(),
+# as monitor and faults --follow do once they read the log; fail naming
+# WHAT if it never does.
+wait_polling() {
+	local n=0
+	until grep -q poll "/proc/$1/wchan" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || fail "$2 exited before it was ready"
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "$2 never waited for records (wchan: $(cat "/proc/$1/wchan" 2>/dev/null))"
+		sleep 0.1
+	done
+}
+
 # monitor_start: pkstool monitor --json in the background, its events
-# logged to /tmp/monitor.log; monitor_stop ends it with SIGTERM, on which it
-# must exit 0.
+# logged to /tmp/monitor.log, once it waits for records; monitor_stop ends
+# it with SIGTERM, on which it must log what was recorded before and exit 0.
 monitor_start() {
 	pkstool monitor --json --log /tmp/monitor.log &
 	MONITOR_PID=$!
-	sleep 1
+	wait_polling "$MONITOR_PID" "pkstool monitor"
 }
 
 monitor_stop() {
-	sleep 1
 	kill -TERM "$MONITOR_PID"
 	wait "$MONITOR_PID"
 	expect_eq "monitor exit after SIGTERM" "$?" 0

@@ -36,14 +36,15 @@ mon=$!
 next=$(( $(last_seq) + 1 ))
 pkstool faults --follow --json --since "$next" > /tmp/follow.json &
 follower=$!
-sleep 1
+wait_polling $mon "pkstool monitor"
+wait_polling $follower "pkstool faults --follow"
 out=$(pks-ioctl stray $((DAX_START + 0x3000)) write)
 expect_eq "stray write" "$?" 14
 # Protection ending and starting again: two events for the monitor, none
 # for faults --follow (they are not stray accesses).
 pkstool disable dax0.0 >/dev/null || fail "disable under the monitor"
 pkstool enable --mode=relaxed dax0.0 >/dev/null || fail "enable under the monitor"
-sleep 2
+# No wait: on SIGTERM both read the log once more before they exit.
 kill -TERM $mon $follower
 wait $mon $follower
 expect_eq "monitor lines" "$(jq -s 'map(select(type == "object")) | length' /tmp/monitor.json)" 3

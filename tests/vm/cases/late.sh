@@ -67,10 +67,13 @@ mkfifo /tmp/fifo
 cat /tmp/fifo > /dev/null &
 reader=$!
 exec 9> /tmp/fifo
-sleep 0.5
-grep -q pipe_read "/proc/$reader/stack" 2>/dev/null ||
-	grep -q pipe "/proc/$reader/wchan" 2>/dev/null ||
-	echo "note: cannot see where the reader sleeps ($(cat "/proc/$reader/wchan" 2>/dev/null))"
+# Wait (10 s at most) until the reader really sleeps in pipe_read().
+n=0
+until grep -q pipe_read "/proc/$reader/stack" "/proc/$reader/wchan" 2>/dev/null; do
+	n=$((n + 1))
+	[ $n -lt 100 ] || fail "the reader never slept in pipe_read() (wchan: $(cat "/proc/$reader/wchan" 2>/dev/null))"
+	sleep 0.1
+done
 # The control: a monitor holds /dev/pks open, and that does pin the module.
 pkstool monitor > /dev/null &
 mon=$!

@@ -12,7 +12,13 @@ scan_around() {
 	pks-rescan scan < /tmp/go > /tmp/rescan.out &
 	local pid=$!
 	exec 3> /tmp/go
-	sleep 1
+	# Its first scan is done once it printed it (flushed): wait for that.
+	local n=0
+	until grep -q "^scan1:" /tmp/rescan.out 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "pks-rescan never printed its first scan"
+		sleep 0.1
+	done
 	"$@" > /tmp/cmd.out || fail "$*"
 	echo go >&3
 	exec 3>&-

@@ -28,12 +28,7 @@ start_monitor() {
 	shift
 	pkstool monitor "$@" > "$out" 2> "$out.err" &
 	mon=$!
-	until ls -l /proc/$mon/fd 2>/dev/null | grep -q /dev/pks; do
-		n=$((n + 1))
-		[ $n -lt 100 ] || fail "the monitor never opened /dev/pks"
-		sleep 0.1
-	done
-	sleep 0.5
+	wait_polling $mon "pkstool monitor $*"
 }
 # stop_monitor: SIGTERM must end the monitor within 5 s (a lost signal
 # would leave it waiting for ever)
@@ -206,7 +201,13 @@ pks-ioctl stray $((DAX_START + 0x1000)) write >/dev/null
 wait_for /tmp/mon.log fault
 mv /tmp/mon.log /tmp/mon.log.1
 kill -HUP $mon
-sleep 0.5
+# Reopened: the monitor made the new file (10 s at most).
+n=0
+until [ -e /tmp/mon.log ]; do
+	n=$((n + 1))
+	[ $n -lt 100 ] || fail "SIGHUP did not reopen /tmp/mon.log"
+	sleep 0.1
+done
 pks-ioctl stray $((DAX_START + 0x1008)) write >/dev/null
 wait_for /tmp/mon.log fault
 stop_monitor
