@@ -60,6 +60,15 @@ else
 	echo "PASS lint/test-exports"
 fi
 
+# The VM cases' "# suite: after-reboot" and "# then-boot:" headers name
+# what tests/run-all.sh runs: an after-reboot case that no own-boot case
+# names would never run (tests/vm/check-headers.sh).
+if problems=$(tests/vm/check-headers.sh); then
+	echo "PASS lint/vm-headers"
+else
+	echo "FAIL lint/vm-headers: $(echo "$problems" | paste -sd';')"
+fi
+
 kroot=$(tests/vm/fetch-kernel.sh 6.1 "$cache/kernels")
 kver=$(basename "$kroot")
 # module_check NAME DIR MAKE-ARGS...: build the driver with extra checks;
