@@ -26,7 +26,7 @@ add)
 		dkms add "$mod" || exit 1
 	fi
 	if ! dkms install "$mod"; then
-		echo "dkms-install: the pks module did not build for $(uname -r): see 'When the DKMS build fails' in README.md" >&2
+		echo "dkms-install: the pks module did not build for $(uname -r): see 'DKMS, Secure Boot, and when the build fails' in docs/operations.md" >&2
 		exit 1
 	fi
 	;;

@@ -60,6 +60,15 @@ else
 	echo "PASS lint/test-exports"
 fi
 
+# The VM cases' "# suite: after-reboot" and "# then-boot:" headers name
+# what tests/run-all.sh runs: an after-reboot case that no own-boot case
+# names would never run (tests/vm/check-headers.sh).
+if problems=$(tests/vm/check-headers.sh); then
+	echo "PASS lint/vm-headers"
+else
+	echo "FAIL lint/vm-headers: $(echo "$problems" | paste -sd';')"
+fi
+
 kroot=$(tests/vm/fetch-kernel.sh 6.1 "$cache/kernels")
 kver=$(basename "$kroot")
 # module_check NAME DIR MAKE-ARGS...: build the driver with extra checks;
@@ -158,15 +167,50 @@ else
 	echo "PASS lint/version"
 fi
 
-# Docs agree with the code: every command has its man page and README line
-# (help and version are described in pkstool(8)), every test case is in
+# Docs agree with the code: every command has its man page, its line in
+# README.md's Commands list and its entry in docs/operations.md (help and
+# version are described in pkstool(8)), every test case is in
 # pkstool-test(8).
 missing=
 for cmd in $("$build/pkstool" --list-cmds); do
 	grep -q "^\*$cmd\*::" man/pkstool.txt || missing="$missing pkstool(8):$cmd"
 	case $cmd in help|version) continue ;; esac
 	[ -f "man/pkstool-$cmd.txt" ] || missing="$missing man/pkstool-$cmd.txt"
-	grep -q "pkstool $cmd" README.md || missing="$missing README:$cmd"
+	grep -q "^- \`pkstool $cmd" README.md || missing="$missing README:$cmd"
+	grep -q "^- \`pkstool $cmd" docs/operations.md ||
+		missing="$missing docs/operations.md:$cmd"
+done
+# make bench writes its table into docs/benchmarks.md between these
+# (tests/bench/report.py), and the pkstool package ships the operations
+# document (tests/deb/run.sh checks the built package).
+[ "$(grep -c '^<!-- bench-table:\(begin\|end\) -->$' docs/benchmarks.md)" = 2 ] ||
+	missing="$missing docs/benchmarks.md:bench-table-markers"
+grep -qx 'docs/operations.md' debian/pkstool.docs ||
+	missing="$missing debian/pkstool.docs:docs/operations.md"
+# Every relative link of README.md and docs/*.md names a file that
+# exists and, after "#", a heading of it (as GitHub makes anchors).
+bad=$(python3 - README.md docs/*.md <<'PY'
+import os, re, sys
+def anchors(path):
+    out = set()
+    for line in open(path):
+        m = re.match(r"#+ (.*)", line)
+        if m:
+            s = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower())
+            out.add(s.replace(" ", "-"))
+    return out
+for doc in sys.argv[1:]:
+    for target in re.findall(r"\]\(([^)\s]+)\)", open(doc).read()):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, frag = target.partition("#")
+        path = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+        if not os.path.exists(path) or (frag and frag not in anchors(path)):
+            print("%s:%s" % (doc, target))
+PY
+)
+for b in $bad; do
+	missing="$missing link:$b"
 done
 for t in $("$build/pkstool" test --list | cut -d' ' -f1); do
 	grep -q "^\*$t\*::" man/pkstool-test.txt || missing="$missing pkstool-test(8):$t"

@@ -229,7 +229,8 @@ host_checks() {
 # "# vm-shape: SHAPE" for a machine other than the NVDIMM one (run-vm.sh
 # reads the header and builds that machine), "# suite: bench" leaves it
 # to make bench, "# suite: after-reboot" to the case whose "# then-boot:"
-# names it.
+# names it (lint/vm-headers fails one that no own-boot case names: it
+# would never run).
 shared=() own=() nopks=()
 for f in tests/vm/cases/*.sh; do
 	c=$(basename "$f" .sh)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """report.py OUT RUN...: turn make bench's per-boot outputs into one JSON
 results file, a PNG plot per figure (gnuplot) and a Markdown table, and
-put the table into README.md between its bench markers.
+put the table into docs/benchmarks.md between its bench markers.
 
 Each RUN is KERNEL:VCPUS:FILE, FILE the bench case's output: one JSON
 object per line, as the case printed them (other lines are ignored)."""
@@ -112,8 +112,9 @@ def rows(runs):
 
 
 # What one event costs on a CPU with PKS, in microseconds (low, high):
-# estimates, not measured (no PKS machine was at hand); README.md,
-# "Projected on PKS hardware", gives the source of each range.
+# estimates, not measured (no PKS machine was at hand);
+# docs/benchmarks.md, "Projected on PKS hardware", gives the source of
+# each range.
 EVENT_COST_US = {
     "pkrs_writes": (0.015, 0.05),      # WRMSR of PKRS, not serialising
     "fault_probe_hits": (0.5, 1.5),    # #PF entry, fault path, hook, iret
@@ -433,14 +434,18 @@ def main():
     md = markdown(runs, table, cost, task)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(md)
-    readme = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
-    text = open(readme).read()
+    doc = os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                       "benchmarks.md")
+    text = open(doc).read()
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)
         tail = rest.split(END, 1)[1]
-        with open(readme, "w") as f:
+        with open(doc, "w") as f:
             f.write(head + BEGIN + "\n" + md + END + tail)
-    print("bench: %s, %d plots, table in %s/results.md and README.md" %
+    else:
+        print("bench: no bench-table markers in docs/benchmarks.md",
+              file=sys.stderr)
+    print("bench: %s, %d plots, table in %s/results.md and docs/benchmarks.md" %
           (os.path.join(outdir, "results.json"), len(pngs), outdir))
 
 

@@ -4,13 +4,13 @@
 # make bench: run the benchmark case in the test VM on each kernel in
 # $KERNELS and each vCPU count in $BENCH_SMP (default 2; BENCH_FULL=1
 # sweeps 1 2 4 8), then write build/bench/results.json, a PNG plot per
-# figure and a Markdown table, which also goes into README.md. Under TCG
+# figure and a Markdown table, which also goes into docs/benchmarks.md. Under TCG
 # every PKRS write flushes the emulated TLB, so time ratios here do not
 # predict hardware; the event counts, asserted by the case, do. Each
 # figure's progress line is shown while the VM runs it.
 # BENCH_FIGURES=NAME+NAME... runs only those figures of guard, task-window,
-# switch, irq, pvm, user, ext4, unrelated and cost (the README table then
-# holds only them).
+# switch, irq, pvm, user, ext4, unrelated and cost (the table in
+# docs/benchmarks.md then holds only them).
 #
 # On a host whose CPU has PKS (and whose kernel's build tree is installed),
 # BENCH_HOST=1 measures the guard-window figure on the host kernel instead:

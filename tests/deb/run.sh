@@ -8,7 +8,9 @@
 #                           image (tests/deb/mkrootfs.sh, cached), made
 #                           here while make check's VMs run rather than
 #                           by the first real boot while the other
-#                           kernel's waits. Prints deb/build,
+#                           kernel's waits. Checks that the
+#                           pkstool package ships the operations
+#                           document. Prints deb/build, deb/docs,
 #                           deb/lintian, deb/image.
 #   run.sh boot SERIES DEBDIR OUT
 #                           the real boot (tests/deb/run-boot.sh), two
@@ -31,15 +33,30 @@ packages)
 		echo "FAIL deb/build: dpkg-buildpackage failed (see $out/*/build.log)"
 		exit 0
 	fi
-	# Every tag, info and pedantic ones included, unless overridden with
-	# its reason in debian/*.lintian-overrides.
-	tags=$(cd "$out/1" && lintian --pedantic --display-info ./*.changes 2>&1 |
-	       grep -E '^[EWIPX]: ')
-	if [ -z "$tags" ]; then
-		echo "PASS deb/lintian"
+	# The administrator's document ships in the pkstool package
+	# (debian/pkstool.docs; dh_compress may gzip it).
+	doc=usr/share/doc/pkstool/operations.md
+	files=$(dpkg-deb -c "$out"/1/pkstool_*.deb 2> /dev/null)
+	if echo "$files" | grep -E " \./$doc(\.gz)?$" > /dev/null; then
+		echo "PASS deb/docs"
 	else
+		echo "FAIL deb/docs: pkstool's package has no /$doc[.gz]"
+	fi
+	# Every tag, info and pedantic ones included, unless overridden with
+	# its reason in debian/*.lintian-overrides; and lintian itself must
+	# succeed: one that fails (no .changes, a check that crashed) prints
+	# no tag, and its silence is no pass.
+	lint=$(cd "$out/1" && lintian --pedantic --display-info ./*.changes 2>&1)
+	lrc=$?
+	echo "$lint" > "$out/lintian.log"
+	tags=$(echo "$lint" | grep -E '^[EWIPX]: ')
+	if [ -n "$tags" ]; then
 		echo "$tags" >&2
 		echo "FAIL deb/lintian: $(echo "$tags" | wc -l) tags: $(echo "$tags" | head -n 1)"
+	elif [ $lrc -ne 0 ]; then
+		echo "FAIL deb/lintian: lintian exited $lrc (see $out/lintian.log): $(echo "$lint" | tail -n 1)"
+	else
+		echo "PASS deb/lintian"
 	fi
 	if img=$("$here/image.sh" "$out/1" 2> "$out/image.log"); then
 		echo "PASS deb/image ($(basename "$img"))"

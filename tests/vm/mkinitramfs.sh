@@ -119,8 +119,9 @@ cp "$here/../../driver/include/linux/pks_api.h" "$here/../../driver/pks_testing.
 
 cp "$here/init" "$stage/init"
 cp "$here/lib.sh" "$stage/tests/lib.sh"
+cp "$here/run-case" "$stage/tests/run-case"
 cp "$here/first-fault-warn" "$stage/tests/first-fault-warn"
 cp "$here"/cases/*.sh "$stage/tests/"
 cp "$here/../../completion/pkstool" "$stage/tests/pkstool.completion"
-chmod +x "$stage/init"
+chmod +x "$stage/init" "$stage/tests/run-case"
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

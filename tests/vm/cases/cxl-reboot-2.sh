@@ -6,7 +6,7 @@
 # boot (after cxl-reboot-1, same backing files). QEMU 7.2 does not
 # re-assemble the CXL region (its decoders are volatile): there is none,
 # so nothing is protected and --from-config finds both records missing.
-# Then what the README tells an administrator to run: cxl create-region,
+# Then what docs/cxl.md tells an administrator to run: cxl create-region,
 # fresh labels, each namespace created again raw with its old label UUID
 # and size, in the old order (the kernel finds its dax or pfn info block,
 # so it comes back in its mode with the UUID recorded), and pkstool
@@ -27,7 +27,7 @@ expect_eq "--from-config without the region" "$?" 1
 echo "$out" | grep -q ': 0 enabled, 0 already, 2 missing, 0 drifted, 0 refused' ||
 	fail "--from-config summary without the region: $out"
 
-# The administrator's flow (README, "CXL persistent memory").
+# The administrator's flow (docs/cxl.md).
 cxl_create_region
 cxl_relabel
 # ndctl reports "failed to enable" for each: the pmem driver, finding
