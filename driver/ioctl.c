@@ -290,7 +290,7 @@ static long pks_ioctl_brackets(struct file *file, void __user *argp)
 	return rc;
 }
 
-static long pks_ioctl_accounting(void __user *argp)
+static long pks_ioctl_accounting(struct file *file, void __user *argp)
 {
 	struct pks_accounting a = {};
 
@@ -299,8 +299,11 @@ static long pks_ioctl_accounting(void __user *argp)
 	if (a.size != sizeof(a))
 		return -EINVAL;
 	pks_acct_fill(&a);
-	/* Whether anyone is being granted now is other users' activity. */
-	if (!capable(CAP_SYS_ADMIN))
+	/*
+	 * Whether anyone is being granted now is other users' activity,
+	 * judged on the opener as every read here is.
+	 */
+	if (!pks_may_see_activity(file))
 		a.counts[PKS_ACCT_GRANT_STATES] = 0;
 	if (copy_to_user(argp, &a, sizeof(a)))
 		return -EFAULT;
@@ -375,7 +378,7 @@ long pks_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PKS_IOC_GRANTS_V1:
 		return pks_ioctl_grants(file, argp);
 	case PKS_IOC_ACCOUNTING:
-		return pks_ioctl_accounting(argp);
+		return pks_ioctl_accounting(file, argp);
 	case PKS_IOC_BRACKETS:
 		return pks_ioctl_brackets(file, argp);
 	case PKS_IOC_HOLDERS:
