@@ -17,15 +17,22 @@ BUILD		:= $(CURDIR)/build
 CACHE		?= $(CURDIR)/.cache
 KERNELS		?= 6.1 6.12
 
-# The kernel to build the module against: the running kernel's build tree
-# when it exists, else the test VM's 6.1 headers.
+# The kernel to build the module against: KDIR, else the running kernel's
+# build tree. Without one, make stops and says what to install, rather
+# than build for a kernel this machine does not run; KDIR=vm (the test
+# scripts pass KDIR_FALLBACK=vm) builds for the test VM's 6.1 headers,
+# fetched into .cache.
 RUNNING_KDIR	:= /lib/modules/$(shell uname -r)/build
+VM_KDIR		= $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels)/lib/modules/$(notdir $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels))/build
 ifeq ($(origin KDIR), undefined)
 ifneq ($(wildcard $(RUNNING_KDIR)/Makefile),)
 KDIR		:= $(RUNNING_KDIR)
 else
-KDIR		= $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels)/lib/modules/$(notdir $(shell tests/vm/fetch-kernel.sh 6.1 $(CACHE)/kernels))/build
+KDIR		:= $(KDIR_FALLBACK)
 endif
+endif
+ifeq ($(KDIR),vm)
+override KDIR	= $(VM_KDIR)
 endif
 
 # Install locations. The defaults suit a hand-made install on Debian
@@ -136,6 +143,10 @@ $(BUILD)/pkstool: $(CLI_OBJ) $(LIBPKS)
 
 # Kbuild writes into the source folder, so each kernel gets its own copy.
 module: $(DRIVER_SRC)
+ifeq ($(KDIR),)
+	@echo "pkstool: building pks.ko: no kernel headers for the running kernel $$(uname -r) in $(RUNNING_KDIR): install them (apt install linux-headers-$$(uname -r)), name a build tree with KDIR=DIR, or build for the test VM's kernel with KDIR=vm" >&2
+	@exit 1
+endif
 	@rm -rf $(BUILD)/module && mkdir -p $(BUILD)/module
 	@cp -r driver/. $(BUILD)/module/ && cp VERSION $(BUILD)/module/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/module modules

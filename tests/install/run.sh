@@ -189,3 +189,16 @@ else
 	cat "$tmp/make.log" >&2
 	echo "FAIL install/files-usr: make install PREFIX=/usr failed"
 fi
+
+# A plain make on a machine without the running kernel's build tree stops
+# and names the headers to install; it never builds for another kernel.
+# (RUNNING_KDIR points at a tree that does not exist, as on such a host.)
+if env -u KDIR -u KDIR_FALLBACK make -s RUNNING_KDIR="$tmp/no-such-build" BUILD="$tmp/build" module \
+	> "$tmp/noheaders.log" 2>&1; then
+	echo "FAIL install/no-headers: make built the module without the running kernel's headers"
+elif ! grep -q "apt install linux-headers-" "$tmp/noheaders.log" ||
+	[ -e "$tmp/build/module/pks.ko" ]; then
+	echo "FAIL install/no-headers: no message naming the headers: $(head -c 300 "$tmp/noheaders.log")"
+else
+	echo "PASS install/no-headers"
+fi

@@ -8,7 +8,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-make -s all || exit 1
+make -s KDIR_FALLBACK=vm all || exit 1
 env="RELOAD_ROUNDS=${STRESS_RELOAD_ROUNDS:-500}"
 env+=",STORM_SECONDS=${STRESS_STORM_SECONDS:-600}"
 env+=",FUZZ_CALLS=${STRESS_FUZZ_CALLS:-1000000}"
