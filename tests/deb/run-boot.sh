@@ -3,7 +3,8 @@
 #
 # run-boot.sh SERIES OUTDIR DEBDIR CASE...: boot the Debian 12 image
 # (tests/deb/mkrootfs.sh) with the newest Debian SERIES kernel under QEMU
-# TCG, -cpu max (PKS) and the emulated NVDIMM of tests/vm/run-vm.sh,
+# TCG, -cpu max (PKS; -cpu max,-pks for a case with "# cpu: nopks") and
+# the emulated NVDIMM of tests/vm/run-vm.sh,
 # once per CASE (tests/deb/cases/CASE.sh), on one disk and one NVDIMM
 # backing file in OUTDIR: what a case leaves, the next boot finds. Each
 # boot's payload disk holds the case, tests/vm/lib.sh, the packages in
@@ -59,8 +60,11 @@ for c in "$@"; do
 	mkfs.ext4 -q -d "$stage" "$out/payload.img" 256M ||
 		die "payload image failed"
 	rm -f "$out/console-$c.log" "$out/results-$c.log"
+	# A case with "# cpu: nopks" boots a CPU without PKS.
+	cpu=max
+	grep -q '^# cpu: nopks$' "$here/cases/$c.sh" && cpu=max,-pks
 	timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 \
-		-accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu max \
+		-accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu "$cpu" \
 		-machine pc,nvdimm=on -m 2G,slots=2,maxmem=8G -smp 2 \
 		-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G \
 		-device nvdimm,id=nv1,memdev=mem1,label-size=128K \

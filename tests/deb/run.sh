@@ -13,10 +13,13 @@
 #                           document. Prints deb/build, deb/docs,
 #                           deb/lintian, deb/image.
 #   run.sh boot SERIES DEBDIR OUT
-#                           the real boot (tests/deb/run-boot.sh), two
+#                           the real boot (tests/deb/run-boot.sh), three
 #                           boots of one VM: deb-1 installs, records and
-#                           upgrades, deb-2 checks what the units did and
-#                           purges. Prints deb-SERIES/deb-1, deb-SERIES/deb-2.
+#                           upgrades, deb-2 checks what the units did,
+#                           purges, reinstalls and takes the module away,
+#                           deb-3 boots a CPU without PKS and checks the
+#                           units fail only where a record cannot be
+#                           applied. Prints deb-SERIES/deb-N for each.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,7 +68,7 @@ packages)
 	fi
 	;;
 boot)
-	"$here/run-boot.sh" "$2" "$4" "$3" deb-1 deb-2
+	"$here/run-boot.sh" "$2" "$4" "$3" deb-1 deb-2 deb-3
 	;;
 *)
 	echo "usage: run.sh packages OUT | boot SERIES DEBDIR OUT" >&2

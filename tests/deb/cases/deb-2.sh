@@ -7,7 +7,8 @@
 # disable/enable-namespace through pkstool-protect@.service;
 # pkstool-monitor reaches active (running) by sd_notify and logs a stray
 # as one JSON line, stops cleanly; apt-get purge leaves no DKMS tree and
-# no unit. systemctl --failed is empty at every step.
+# no unit. systemctl --failed is empty at every step. Then build 2 is
+# installed again and the module taken away, for deb-3.
 . /run/pkstest/cases/lib-deb.sh
 
 no_failed boot
@@ -96,4 +97,13 @@ left=$(find /etc/systemd /lib/systemd/system -name 'pkstool*')
 [ -z "$left" ] || fail "units left after purge: $left"
 systemctl daemon-reload
 no_failed purge
+
+# For deb-3: build 2 installed again, with no records (purge took them),
+# and no pks.ko for this kernel, as where DKMS could not build it.
+install_build 2 || fail "apt-get install of build 2 after the purge failed"
+rm -f "/lib/modules/$kver/extra/pks.ko" "/lib/modules/$kver/extra/pks_test.ko"
+depmod -a || fail "depmod failed"
+modprobe -n pks 2>/dev/null && fail "pks.ko is still found by modprobe"
+[ ! -e /etc/pkstool/protect.conf ] || fail "a reinstall after purge brought records back"
+no_failed reinstall
 exit 0
