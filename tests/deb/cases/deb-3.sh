@@ -29,8 +29,8 @@ journalctl -b -o cat -u pkstool-protect.service | grep -q "no records: nothing t
 no_failed "an empty record file"
 
 # A record that cannot be applied (no PKS here) fails its unit loudly.
-uuid=$(ndctl list -N -n dax0.0 | jq -r '.[0].uuid')
-[ -n "$uuid" ] && [ "$uuid" != null ] || fail "no UUID for dax0.0"
+uuid=$(ndctl list -N | jq -r '[.[] | select(.mode == "devdax")][0].uuid')
+[ -n "$uuid" ] && [ "$uuid" != null ] || fail "no devdax namespace UUID"
 printf '[protect %s]\nmode=strict\nname=dax0.0\n' "$uuid" > /etc/pkstool/protect.conf
 systemctl restart pkstool-protect.service &&
 	fail "pkstool-protect succeeded with a record it cannot apply"
