@@ -8,7 +8,8 @@
 # build dependencies, with which fstests from FSTESTS (the unmodified
 # snapshot, never written to) is built in the chroot and installed at
 # /var/lib/xfstests. Made once into CACHE/fstests/HASH/{root,root.img},
-# HASH naming the package list, the snapshot's commit and this script;
+# HASH naming the package list, the snapshot's commit and this script's
+# commands;
 # made beside its place and renamed when whole (the cache is shared).
 # Prints that folder.
 set -euo pipefail
@@ -19,20 +20,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # The suite's own list (fstests/README, "Ubuntu or Debian") less what
 # a VM without a network or a kernel build does not need (git, indent,
-# linux-headers, lvm2, dbench, dump), plus xfslibs-dev, python3 and
-# what the runner itself uses.
+# linux-headers, lvm2, dbench, dump), plus xfslibs-dev, python3, mount
+# and dmsetup (not in a minimal Debian), xxd, and what the runner uses.
 build_deps="gcc make automake autoconf libtool libtool-bin pkg-config
 	uuid-dev xfslibs-dev libacl1-dev libaio-dev libcap-dev libgdbm-dev
 	libgdbm-compat-dev liburing-dev"
 run_deps="bash perl acl attr bc e2fsprogs xfsprogs fio gawk psmisc quota
 	sed util-linux uuid-runtime python3 procps kmod file xfsdump
-	sqlite3 jq"
+	sqlite3 jq mount dmsetup xxd"
 pkgs=$(echo $build_deps $run_deps | tr ' ' '\n' | sort -u | paste -sd,)
 commit=$(sed -n 's/.*at commit \([0-9a-f]\{40\}\).*/\1/p' \
 	"$(dirname "$src")/fstests.README.md" 2>/dev/null | head -n 1)
 [ -n "$commit" ] || commit=$(find "$src" -type f -newer "$src/VERSION" | wc -l)
-hash=$(echo "$pkgs $commit $(sha256sum "$0" | cut -c1-16)" | sha256sum |
-       cut -c1-16)
+# The script's commands, not its comments, name the build.
+hash=$(echo "$pkgs $commit $(grep -v '^[[:space:]]*#' "$0" | sha256sum |
+	cut -c1-16)" | sha256sum | cut -c1-16)
 dest=$(realpath -m "$cache/fstests/$hash")
 if [ -f "$dest/.complete" ]; then
 	echo "$dest"

@@ -97,13 +97,14 @@ sampler() {
 
 # run FS MODE: the groups on FS, unprotected or protected
 run() {
-	local fs=$1 mode=$2 seq0 kmsg0 spid n rec word t t0 st secs
+	local fs=$1 mode=$2 seq0 g0 kmsg0 spid n rec word t t0 st secs
 	config "$fs"
 	progress "$fs $mode: begin (groups: $groups)"
 	kmsg0=$(wc -l < /tmp/kmsg)
 	t0=$(date +%s)
 	if [ "$mode" = protected ]; then
 		seq0=$(last_seq)
+		g0=$(pkstool info --json | jq -c '.[0].grants.rules')
 		pkstool enable "$test_blk" "$scratch_blk" ||
 			fail "$fs: enable $test_blk $scratch_blk"
 		expect_eq "$fs: protected before mkfs" "$(protected_states)" \
@@ -119,8 +120,16 @@ run() {
 	*) chroot $root mkfs.$fs -q -F -b 4096 "/dev/$test_blk" ;;
 	esac > /tmp/mkfs.out 2>&1 ||
 		{ cat /tmp/mkfs.out; fail "$fs: mkfs TEST_DEV"; }
+	# The suite mounts TEST_DEV with DAX: see that it really is.
+	chroot $root mount -o dax "/dev/$test_blk" /mnt/test ||
+		fail "$fs: mount -o dax TEST_DEV"
+	grep -q "^/dev/$test_blk /fst/mnt/test $fs .*dax" /proc/mounts ||
+		fail "$fs: TEST_DEV not mounted with DAX: $(grep "$test_blk" /proc/mounts)"
+	umount $root/mnt/test
 	# One line per test to the console as check prints it.
-	chroot $root /bin/bash -c "cd $xt && RESULT_BASE=$xt/results/$fs-$mode \
+	chroot $root /usr/bin/env -i HOME=/root TERM=dumb \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		/bin/bash -c "cd $xt && RESULT_BASE=$xt/results/$fs-$mode \
 		./check -R xunit -g $(echo $groups | tr ' ' ',')" 2>&1 |
 		while IFS= read -r line; do
 			echo "$line"
@@ -180,7 +189,15 @@ PY
 		    grep -cE 'Oops|WARNING:|BUG:|general protection fault|Unable to handle')
 		expect_eq "$fs: oopses and WARNs in the kernel log" "$n" 0
 		echo "@@@FST-CHECK $fs kernel-log ok"
-		echo "@@@FST-GRANTS $fs $(pkstool info --json | jq -c '[.[0].grants.rules[] | {name, task, softirq, hardirq, stepped}]')"
+		# The grants by rule of this run (the counts since the load,
+		# less those at its start).
+		echo "@@@FST-GRANTS $fs $(pkstool info --json | jq -c --argjson a "$g0" \
+			'[.[0].grants.rules[] | . as $r |
+			  ($a[] | select(.name == $r.name)) as $o |
+			  {name, task: (.task - $o.task),
+			   softirq: (.softirq - $o.softirq),
+			   hardirq: (.hardirq - $o.hardirq),
+			   stepped: (.stepped - $o.stepped)}]')"
 		pkstool disable "$test_blk" "$scratch_blk" >/dev/null ||
 			fail "$fs: disable"
 	fi
