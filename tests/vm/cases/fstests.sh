@@ -80,11 +80,15 @@ export TEST_FS_MOUNT_OPTS="-o dax"
 EOF
 }
 
-# protected_states: "true true" while both namespaces are protected
+# protected_states: "TEST=true SCRATCH=true" while both namespaces are
+# protected (TEST and SCRATCH their block devices)
 protected_states() {
-	pkstool list --json | jq -r --arg t "$test_blk" --arg s "$scratch_blk" \
-		'[.[] | select(.blockdev == $t or .blockdev == $s) |
-		  "\(.blockdev)=\(.protected)"] | sort | join(" ")'
+	local l b
+	l=$(pkstool list --json)
+	for b in "$test_blk" "$scratch_blk"; do
+		echo "$l" | jq -r --arg b "$b" \
+			'.[] | select(.blockdev == $b) | "\(.blockdev)=\(.protected)"'
+	done | paste -sd' '
 }
 
 # sampler: the namespaces' protection every 20 s, into /tmp/samples
