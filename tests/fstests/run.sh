@@ -17,7 +17,7 @@
 # build/fstests/summary.{md,json}. Not part of make check (time).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 out=$top/build/fstests
 cache=${CACHE:-$top/.cache}
 src=${FSTESTS:-/work/shared/fstests}
