@@ -6,6 +6,8 @@
 #   make run        boot the test VM and show PKS working (the main job)
 #   make check      install what is missing, then run every test
 #   make bench      benchmarks
+#   make fstests    fstests (FSTESTS_GROUPS, default dax) on ext4 and xfs -o
+#                   dax, unprotected and protected, compared (KERNELS)
 #   make stress     the long reload, storm and fuzz sweeps (hours)
 #   make lint       checkpatch and sparse on the driver
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS (20) each
@@ -94,7 +96,8 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
-.PHONY: all module userspace man unit vm-bin deps check run bench lint clean \
+.PHONY: all module userspace man unit vm-bin deps check run bench fstests \
+	lint clean \
 	sanitize stress install uninstall fuzz fuzz-bin dist deb FORCE
 
 all: module userspace man
@@ -179,6 +182,9 @@ run: deps
 
 bench: deps
 	tests/bench/run.sh
+
+fstests: deps
+	KERNELS="$(KERNELS)" tests/fstests/run.sh
 
 stress: deps
 	tests/vm/stress.sh

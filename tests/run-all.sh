@@ -228,14 +228,15 @@ host_checks() {
 # gives a case its own boot (it taints or kills things), and so does
 # "# vm-shape: SHAPE" for a machine other than the NVDIMM one (run-vm.sh
 # reads the header and builds that machine), "# suite: bench" leaves it
-# to make bench, "# suite: after-reboot" to the case whose "# then-boot:"
-# names it (lint/vm-headers fails one that no own-boot case names: it
-# would never run).
+# to make bench, "# suite: fstests" to make fstests (tests/fstests/run.sh),
+# "# suite: after-reboot" to the case whose "# then-boot:" names it
+# (lint/vm-headers fails one that no own-boot case names: it would never
+# run).
 shared=() own=() nopks=()
 for f in tests/vm/cases/*.sh; do
 	c=$(basename "$f" .sh)
 	shape=$(sed -n 's/^# vm-shape: //p' "$f")
-	if grep -Eq '^# suite: (bench|after-reboot)' "$f"; then
+	if grep -Eq '^# suite: (bench|after-reboot|fstests)' "$f"; then
 		continue
 	elif grep -q '^# cpu: nopks' "$f"; then
 		nopks+=("$c")

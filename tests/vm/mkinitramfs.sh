@@ -95,6 +95,15 @@ for m in cxl_acpi cxl_pci cxl_mem cxl_pmem; do
 	add_module "$m"
 done
 printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order-cxl"
+# The virtio disk, quota and dm-log-writes, for the fstests case, which loads them
+# itself (tests/fstests/run.sh gives its VM the disk): modules on 6.1;
+# on 6.12 virtio_pci is built in (and has no file then).
+order=()
+for m in virtio_pci virtio_blk quota_v2 dm_log_writes; do
+	[ -n "$(find "$moddir/kernel" -name "$m.ko*" | head -n 1)" ] &&
+		add_module "$m"
+done
+printf '%s\n' "${order[@]}" > "$stage/lib/modules/load-order-fstests"
 # fuse, for the copypaths case, which loads it itself (not at boot): a
 # module on 6.1, built in on 6.12 (no file then). It depends on nothing.
 fuse=$(find "$moddir/kernel" -name fuse.ko -o -name fuse.ko.xz | head -n 1)

@@ -138,6 +138,13 @@ cxl_files() {
 	[ -f "$out/cxl-lsa0.img" ] || truncate -s 256M "$out/cxl-lsa0.img"
 }
 
+# VM_DISK=FILE: a raw disk image the cases see as /dev/vda (virtio),
+# its writes kept in a throw-away snapshot: the fstests userspace
+# (tests/fstests/run.sh).
+disk=()
+[ -n "${VM_DISK:-}" ] &&
+	disk=(-drive "file=$VM_DISK,if=virtio,format=raw,snapshot=on")
+
 # One TCG thread runs the vCPUs in turn (thread=single). With a thread
 # per vCPU, QEMU 7.2 at times went on executing a stale translation of
 # code the guest kernel had just patched: an int3 left in __schedule by a
@@ -150,7 +157,7 @@ boot() {
 	rm -f "$out/console.log" "$out/results.log"
 	cxl_files
 	timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 -accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu "$cpuopt" \
-		"${machine[@]}" -m "$mem" -smp "$smp" "${extra[@]}" \
+		"${machine[@]}" -m "$mem" -smp "$smp" "${extra[@]}" "${disk[@]}" \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1$append$kargs pkstest.shape=$shape pkstest.cases=$list${PKSTEST_ENV:+ pkstest.env=$PKSTEST_ENV}" \
 		-display none -monitor none -no-reboot \
