@@ -84,7 +84,6 @@ enum pks_grant_kind {
 #define PKS_GRANT_RELAXED	(-2)	/* a stray in a relaxed namespace */
 
 int pks_legit_rule(unsigned long address, struct pt_regs *fregs);
-void pks_grant_hold_task(void);
 bool pks_grant(int key, u32 bits, int rule);
 bool pks_refill(int key, bool write);
 bool pks_spurious(unsigned long address, int key, bool write);
