@@ -194,12 +194,12 @@ static int pks_bracket_entry(struct kretprobe_instance *ri,
 		 * leaves the CPU and opens it again as it comes back, so
 		 * the rest of the copy takes no fault.
 		 */
-		pks_task_window_open(key, PKS_READ_WRITE, &c->w);
+		pks_bracket_window_open(key, &c->w);
 		if (c->w.task) {
 			atomic_inc(&pks_brackets_inside);
 			this_cpu_inc(pks_bracket_opens.n[b - pks_brackets]);
 		} else {
-			key = -1;	/* the module is going away */
+			key = -1;
 		}
 	}
 	rcu_read_unlock();
