@@ -425,7 +425,7 @@ static void pks_grant_user_return(struct user_return_notifier *urn)
 }
 
 /* Make the current task's grant end where it must; interrupts off. */
-void pks_grant_hold_task(void)
+static void pks_grant_hold_task(void)
 {
 	struct pks_grant_cpu *g = this_cpu_ptr(&pks_grant_cpu);
 

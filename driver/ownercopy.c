@@ -7,8 +7,11 @@
  * Upstream's PKS series opened the key where the owner's code copies: the
  * dax core and the pmem driver. A module cannot edit them, but it can wrap
  * the functions that do the copying with a kretprobe (at function entry,
- * so ftrace-based, and the same API on 6.1 and 6.12): the entry handler
- * opens the key for the running task, the return handler closes it. The
+ * so ftrace-based, and the same API on 6.1, 6.12 and 7.3): the entry
+ * handler opens the key in a task window (task.c) of the running task,
+ * the return handler closes it; the window keeps it across a switch (a
+ * kernel that preempts kernel code switches a copy out inside its
+ * bracket: Debian's 7.3 is built with PREEMPT_LAZY). The
  * functions bracketed are the copies themselves, not their callers, so
  * that no file-system code runs inside a bracket:
  *
@@ -27,15 +30,16 @@
  *
  * What stays with the fault rule (legit.c): accesses in interrupt context
  * (the brackets act in task context only), fs/dax.c's own copies (CoW and
- * unshare, partial-page zeroing), the rest of a bracket after the task was
- * switched out (the switch ends it, as it ends a grant), a call that found
- * no free return instance, and everything else on a stock kernel that
- * reaches the pages (held-page rule).
+ * unshare, partial-page zeroing), a call that found no free return
+ * instance, and everything else on a stock kernel that reaches the pages
+ * (held-page rule).
  *
  * The rights are the task level's (boundary.c): an interrupt taken inside
  * a bracket runs with the default and gives them back on its way out; a
- * switch-out ends them through legit.c's grant notifier; so does a return
- * to user space, which a bracket never spans. Code the owner calls inside
+ * switch-out closes them and the switch back in opens them again (the
+ * window's notifier, which lives in the kretprobe instance: a bracket is
+ * never unregistered while a call is inside); a bracket never spans a
+ * return to user space. Code the owner calls inside
  * its function runs with the key open too (a bio's end_io under
  * pmem_submit_bio()): the same caveat as the dax-layer and pmem-driver
  * rules' frames.
@@ -53,6 +57,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/wait_bit.h>
 
 /* What the bracketed function's first arguments tell about its target. */
 enum pks_bracket_arg {
@@ -78,16 +83,10 @@ struct pks_bracket {
 
 /**
  * struct pks_bracket_call - one call inside a bracket, kept in ri->data
- * @key: the key it opened
- * @prev: the task level's bits for @key before
- * @cpu: the CPU it was opened on
- * @switches: the task's context switches then
+ * @w: the task window that holds the key open for the call
  */
 struct pks_bracket_call {
-	int key;
-	u32 prev;
-	unsigned int cpu;
-	unsigned long switches;
+	struct pks_task_window w;
 };
 
 static int pks_bracket_entry(struct kretprobe_instance *ri,
@@ -127,6 +126,13 @@ static DEFINE_PER_CPU(struct pks_bracket_opens, pks_bracket_opens);
 /* Only the control of the ownercopy test turns them off (pks_testing.h). */
 static bool pks_brackets_on = true;
 static unsigned int pks_brackets_placed;
+/*
+ * Calls inside a bracket: each holds a task window whose notifier lives
+ * in its kretprobe instance, so no bracket is unregistered (which would
+ * skip the return handler that closes it) while one is inside.
+ */
+static atomic_t pks_brackets_inside = ATOMIC_INIT(0);
+static bool pks_brackets_closing;
 
 /* The key of the protected namespace the call works on, or -1; RCU. */
 static int pks_bracket_key(const struct pks_bracket *b, struct pt_regs *regs)
@@ -161,41 +167,42 @@ static int pks_bracket_entry(struct kretprobe_instance *ri,
 	struct pks_bracket *b = container_of(get_kretprobe(ri),
 					     struct pks_bracket, rp);
 	struct pks_bracket_call *c = (void *)ri->data;
-	unsigned long flags;
 	int key;
 
 	/*
 	 * Task context only: an interrupt's rights end at its handler's
 	 * exit, which this bracket cannot see; there the fault rule judges.
 	 */
-	if (!in_task() || !READ_ONCE(pks_brackets_on))
+	if (!in_task() || !READ_ONCE(pks_brackets_on) ||
+	    READ_ONCE(pks_brackets_closing))
 		return 1;
-	local_irq_save(flags);
 	/*
 	 * The key is opened inside the read-side section that found it: a
 	 * release waits for it (synchronize_rcu()) before freeing the key,
-	 * and the free closes the key at every level on every CPU.
+	 * and the free closes the key at every level on every CPU, and in
+	 * the task's window when it next runs (task.c).
 	 */
 	rcu_read_lock();
 	key = pks_bracket_key(b, regs);
 	if (key >= 0) {
-		c->key = key;
-		c->prev = pks_key_bits(key, pks_level_pkrs(PKS_LEVEL_TASK));
-		c->cpu = smp_processor_id();
-		c->switches = current->nvcsw + current->nivcsw;
 		/*
-		 * The stock kernel does not carry PKRS across a switch: the
-		 * grant notifier resets the task level as the task leaves
-		 * the CPU (and as it returns to user space). It is on while
-		 * anything is protected, as the brackets are.
+		 * A task window, not the CPU's register alone: the stock
+		 * kernel does not carry PKRS across a switch, and a kernel
+		 * that preempts kernel code (PREEMPT_LAZY, 6.18 on, and
+		 * preempt=full) switches a task out in the middle of a
+		 * copy. The window's notifier closes the key as the task
+		 * leaves the CPU and opens it again as it comes back, so
+		 * the rest of the copy takes no fault.
 		 */
-		pks_grant_hold_task();
-		pks_level_set_key(PKS_LEVEL_TASK, key, 0);
-		pks_set_key_bits(key, 0);
-		this_cpu_inc(pks_bracket_opens.n[b - pks_brackets]);
+		pks_bracket_window_open(key, &c->w);
+		if (c->w.task) {
+			atomic_inc(&pks_brackets_inside);
+			this_cpu_inc(pks_bracket_opens.n[b - pks_brackets]);
+		} else {
+			key = -1;
+		}
 	}
 	rcu_read_unlock();
-	local_irq_restore(flags);
 	return key < 0;
 }
 
@@ -203,28 +210,11 @@ static int pks_bracket_return(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
 	struct pks_bracket_call *c = (void *)ri->data;
-	unsigned long flags;
-	u32 bits;
 
-	local_irq_save(flags);
-	if (c->cpu == smp_processor_id() &&
-	    c->switches == current->nvcsw + current->nivcsw) {
-		/* Never left the CPU: the task level gets its bits back. */
-		bits = c->prev;
-		pks_level_set_key(PKS_LEVEL_TASK, c->key, bits);
-	} else {
-		/*
-		 * Switched out inside the call, perhaps to another CPU: the
-		 * switch ended the bracket and the task level now holds the
-		 * task's own windows (task.c loaded them at switch-in), so
-		 * it is left alone and the register follows it. That also
-		 * ends a grant the rule gave after the switch, which is safe:
-		 * a further access faults and is judged again.
-		 */
-		bits = pks_key_bits(c->key, pks_level_pkrs(PKS_LEVEL_TASK));
-	}
-	pks_set_key_bits(c->key, bits);
-	local_irq_restore(flags);
+	/* The key gets back what the task had (closed if it was freed). */
+	pks_task_window_close(&c->w);
+	if (atomic_dec_and_test(&pks_brackets_inside))
+		wake_up_var(&pks_brackets_inside);
 	return 0;
 }
 
@@ -281,22 +271,30 @@ void pks_brackets_remove(void)
 	unsigned int i;
 
 	lockdep_assert_held(&pks_lock);
+	/*
+	 * No call enters from here on; those inside (a copy may sleep on
+	 * the user's buffer) are waited for, as a release waits for the
+	 * task windows on its range: unregistered, a bracket's return
+	 * handler would not run, and its window's notifier would stay on
+	 * the task in freed memory. The handlers run with preemption off,
+	 * so after synchronize_rcu() none is between its check of the flag
+	 * and its count.
+	 */
+	WRITE_ONCE(pks_brackets_closing, true);
+	synchronize_rcu();
+	wait_var_event(&pks_brackets_inside,
+		       !atomic_read(&pks_brackets_inside));
 	for (i = 0; i < PKS_BRACKETS; i++) {
 		struct pks_bracket *b = &pks_brackets[i];
 
 		if (!b->placed)
 			continue;
-		/*
-		 * A call still inside keeps its key until it returns without
-		 * the handler, switches out or returns to user space; the
-		 * release that follows frees the key, which closes it at
-		 * every level on every CPU.
-		 */
 		unregister_kretprobe(&b->rp);
 		b->placed = false;
 		pks_acct_add(PKS_ACCT_PROBES, -1);
 	}
 	pks_brackets_placed = 0;
+	WRITE_ONCE(pks_brackets_closing, false);
 }
 
 /* With @counts false (an unprivileged caller), names and placement only. */

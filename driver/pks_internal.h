@@ -65,7 +65,8 @@ u32 pks_key_frees(void);
 bool pks_key_freed_since(int key, u32 frees);
 u32 pks_close_freed_keys(u32 pkrs, u32 frees);
 struct pks_task *pks_task_find(void);
-struct pks_task *pks_task_get(struct pks_task *own);
+struct pks_task *pks_task_get(struct pks_task *own, bool modref);
+void pks_bracket_window_open(int key, struct pks_task_window *w);
 void pks_task_put(struct pks_task *t);
 void pks_task_set_key(struct pks_task *t, int key, u32 bits);
 int pks_tasks_init(void);
@@ -87,7 +88,6 @@ enum pks_grant_kind {
 #define PKS_GRANT_RELAXED	(-2)	/* a stray in a relaxed namespace */
 
 int pks_legit_rule(unsigned long address, struct pt_regs *fregs);
-void pks_grant_hold_task(void);
 bool pks_grant(int key, u32 bits, int rule);
 bool pks_refill(int key, bool write);
 bool pks_spurious(unsigned long address, int key, bool write);

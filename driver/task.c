@@ -84,6 +84,8 @@ struct pks_task *pks_task_find(void)
 /**
  * pks_task_get() - hold the current task's window state
  * @own: storage to register when the task has none yet
+ * @modref: take a module reference for a new state (everyone but the
+ *	owner's copy brackets, which pks_brackets_remove() waits for)
  *
  * The caller has preemption disabled and is in task context. A new state
  * starts from the default, whatever the CPU's register holds (a grant of
@@ -91,7 +93,7 @@ struct pks_task *pks_task_find(void)
  *
  * Return: the task's state, or NULL when the driver is going away.
  */
-struct pks_task *pks_task_get(struct pks_task *own)
+struct pks_task *pks_task_get(struct pks_task *own, bool modref)
 {
 	struct pks_task *t = pks_task_find();
 
@@ -99,8 +101,9 @@ struct pks_task *pks_task_get(struct pks_task *own)
 		t->depth++;
 		return t;
 	}
-	if (!try_module_get(THIS_MODULE))
+	if (modref && !try_module_get(THIS_MODULE))
 		return NULL;
+	own->modref = modref;
 	own->pkrs = PKS_DEFAULT_PKRS;
 	own->depth = 1;
 	own->frees = pks_key_frees();
@@ -124,7 +127,8 @@ void pks_task_put(struct pks_task *t)
 	pks_task_load(PKS_DEFAULT_PKRS);
 	preempt_notifier_unregister(&t->pn);
 	pks_acct_add(PKS_ACCT_TASK_STATES, -1);
-	module_put(THIS_MODULE);
+	if (t->modref)
+		module_put(THIS_MODULE);
 }
 
 /* Set @key's bits in the task's PKRS and this CPU's; preemption off. */
@@ -141,6 +145,24 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits)
 	local_irq_restore(flags);
 }
 
+static void __pks_task_window_open(int key, enum pks_access access,
+				   struct pks_task_window *w, bool modref)
+{
+	w->task = NULL;
+	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE ||
+			 !in_task()))
+		return;
+	preempt_disable();
+	w->task = pks_task_get(&w->own, modref);
+	if (w->task) {
+		w->key = key;
+		w->frees = pks_key_frees();
+		w->saved = pks_key_bits(key, w->task->pkrs);
+		pks_task_set_key(w->task, key, pks_access_bits(access));
+	}
+	preempt_enable();
+}
+
 /**
  * pks_task_window_open() - open a window that belongs to the current task
  * @key: an allocated key
@@ -155,21 +177,19 @@ void pks_task_set_key(struct pks_task *t, int key, u32 bits)
 void pks_task_window_open(int key, enum pks_access access,
 			  struct pks_task_window *w)
 {
-	w->task = NULL;
-	if (WARN_ON_ONCE(!pks_key_valid(key) || access > PKS_READ_WRITE ||
-			 !in_task()))
-		return;
-	preempt_disable();
-	w->task = pks_task_get(&w->own);
-	if (w->task) {
-		w->key = key;
-		w->frees = pks_key_frees();
-		w->saved = pks_key_bits(key, w->task->pkrs);
-		pks_task_set_key(w->task, key, pks_access_bits(access));
-	}
-	preempt_enable();
+	__pks_task_window_open(key, access, w, true);
 }
 EXPORT_SYMBOL_GPL(pks_task_window_open);
+
+/*
+ * The owner's copy brackets' window (ownercopy.c): read-write, and no
+ * module reference, since pks_brackets_remove() waits for every call
+ * inside a bracket before the last range, so the driver, can go.
+ */
+void pks_bracket_window_open(int key, struct pks_task_window *w)
+{
+	__pks_task_window_open(key, PKS_READ_WRITE, w, false);
+}
 
 /**
  * pks_task_window_close() - close a window from pks_task_window_open()

@@ -64,6 +64,9 @@ void pks_window_close(int key, unsigned int prev);
  * @pkrs: the PKRS value the task's windows give it
  * @depth: windows that hold @pn registered
  * @frees: the count of key frees @pkrs was last checked against
+ * @modref: it holds a module reference (the owner's copy brackets' do
+ *	not: the driver waits for them before it goes, and a reference
+ *	held by a copy in flight would make rmmod fail under I/O)
  *
  * Private to the driver; a consumer only provides the storage, inside
  * struct pks_task_window.
@@ -73,6 +76,7 @@ struct pks_task {
 	u32 pkrs;
 	unsigned int depth;
 	u32 frees;
+	bool modref;
 };
 
 /**

@@ -11,7 +11,11 @@
 # dax-layer or pmem-driver rule, and the data is still right. Strays
 # into a namespace page no file uses are refused while the I/O runs in
 # another process. The data is checked by reading it back after each
-# measurement.
+# measurement. A busy task shares the I/O's CPU during the measurements:
+# a kernel that preempts kernel code (PREEMPT_LAZY, Debian's default
+# from 6.18 on) switches the copies out inside their brackets, which must
+# keep the key across the switch (on a voluntary-preemption kernel, 6.1
+# and 6.12, the copies are not preempted).
 . /tests/lib.sh
 
 pks_ready none
@@ -72,8 +76,21 @@ verify() {
 }
 # A failure leaves nothing mounted, protected or turned off for the
 # cases after this one.
-trap 'umount /mnt 2>/dev/null; pkstool disable "$blk" >/dev/null 2>&1
-	pks-ioctl brackets-on 1' EXIT
+trap 'hog_stop; umount /mnt 2>/dev/null
+	pkstool disable "$blk" >/dev/null 2>&1; pks-ioctl brackets-on 1' EXIT
+
+# hog_start, hog_stop: this shell (so the I/O) and a busy loop on CPU 0
+hog=
+hog_start() {
+	taskset -pc 0 $$ > /dev/null || fail "pin the I/O to CPU 0"
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog=$!
+}
+hog_stop() {
+	[ -n "$hog" ] && kill "$hog" 2>/dev/null && wait "$hog" 2>/dev/null
+	hog=
+	taskset -pc 0-$(($(nproc) - 1)) $$ > /dev/null
+}
 
 for fs in ext4 xfs; do
 	case $fs in
@@ -96,9 +113,11 @@ for fs in ext4 xfs; do
 		fail "$fs: create the file"
 	sync
 
+	hog_start
 	c0=$(counts) seq0=$(last_seq)
 	io
 	c1=$(counts)
+	hog_stop
 	verify "$fs"
 	echo "$fs brackets on: hits dax pmem held opens: $c0 -> $c1"
 	expect_eq "$fs: fault-probe hits with the brackets" "$(delta "$c0" "$c1" 1)" 0
@@ -112,9 +131,11 @@ for fs in ext4 xfs; do
 
 	# Control: the brackets off, each call faults and is granted.
 	pks-ioctl brackets-on 0 || fail "brackets off"
+	hog_start
 	c0=$(counts)
 	io
 	c1=$(counts)
+	hog_stop
 	pks-ioctl brackets-on 1 || fail "brackets on"
 	verify "$fs control"
 	echo "$fs brackets off: hits dax pmem held opens: $c0 -> $c1"

@@ -138,13 +138,16 @@ umount /mnt
 [ "$(grants dax-layer)" -gt "$d0" ] || fail "no dax-layer grant after the reload"
 pkstool disable "$blk" >/dev/null || fail "disable"
 
-# libnvdimm and everything on it. The NFIT's ACPI device keeps nfit in
-# use until it is unbound.
-for d in /sys/bus/acpi/drivers/nfit/ACPI*; do
-	[ -e "$d" ] && echo "${d##*/}" > /sys/bus/acpi/drivers/nfit/unbind
+# libnvdimm and everything on it. The NFIT's device keeps nfit in use
+# until it is unbound: an ACPI driver's on 6.1 and 6.12, a platform
+# driver's on 7.3 (nfit.ko registers a platform_driver there, whose
+# name is not plain "nfit").
+for d in /sys/bus/acpi/drivers/nfit/ACPI* /sys/bus/platform/drivers/*nfit*/ACPI*; do
+	[ -e "$d" ] && echo "${d##*/}" > "${d%/*}/unbind"
 done
 for m in kmem device_dax dax_pmem nd_pmem nd_btt nfit libnvdimm; do
-	grep -q "^$m " /proc/modules && { rmmod $m || fail "rmmod $m"; }
+	grep -q "^$m " /proc/modules && { rmmod $m ||
+		fail "rmmod $m: $(grep "^$m " /proc/modules; ls -d /sys/bus/*/drivers/*nfit*/* 2>&1 | tr '\n' ' ')"; }
 done
 grep -q '^libnvdimm ' /proc/modules && fail "libnvdimm still loaded"
 for m in libnvdimm nfit nd_btt nd_pmem dax_pmem device_dax; do
