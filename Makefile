@@ -316,7 +316,7 @@ $(BUILD)/vm-bin/pks-rescan: tests/vm/bin/pks-rescan.c $(LIBPKS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $< $(LIBPKS_LINK)
 
-$(BUILD)/vm-bin/pks-maphold $(BUILD)/vm-bin/pks-tsc: $(BUILD)/vm-bin/%: \
+$(BUILD)/vm-bin/pks-maphold $(BUILD)/vm-bin/pks-tsc $(BUILD)/vm-bin/pks-stall: $(BUILD)/vm-bin/%: \
 		tests/vm/bin/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARNINGS) $(CFLAGS) -o $@ $<
@@ -363,7 +363,7 @@ vm-bin: $(TEST_PKS) $(BUILD)/vm-bin/pks-ioctl $(BUILD)/vm-bin/pks-fuzz \
 	$(BUILD)/vm-bin/pkstool-other-abi $(BUILD)/vm-bin/pks-rescan \
 	$(BUILD)/vm-bin/pks-integrity \
 	$(BUILD)/vm-bin/pks-bench $(BUILD)/vm-bin/pks-paths $(BUILD)/vm-bin/pks-late \
-	$(BUILD)/vm-bin/pks-maphold $(BUILD)/vm-bin/pks-tsc \
+	$(BUILD)/vm-bin/pks-maphold $(BUILD)/vm-bin/pks-tsc $(BUILD)/vm-bin/pks-stall \
 	$(BUILD)/vm-bin/pks-pvm-bench $(BUILD)/vm-bin/pks-fileops \
 	$(BUILD)/vm-bin/pks-fsbench $(BUILD)/vm-bin/pks-userbench \
 	$(BUILD)/vm-bin/pks-zerocopy $(BUILD)/vm-bin/pks-fuse \

@@ -182,6 +182,7 @@ static void __exit pks_exit(void)
 	 * already going keeps granting until no page is keyed any more.
 	 */
 	pks_protect_exit();
+	pks_brackets_exit();
 	pks_dax_guard_exit();
 	/* Nothing is keyed any more: the stock WARN may be armed again. */
 	pks_warnonce_exit();

@@ -233,6 +233,8 @@ void pks_brackets_place(void)
 
 	BUILD_BUG_ON(PKS_BRACKETS > PKS_BRACKET_MAX);
 	lockdep_assert_held(&pks_lock);
+	/* Brackets a stalled call kept placed open again. */
+	WRITE_ONCE(pks_brackets_closing, false);
 	for (i = 0; i < PKS_BRACKETS; i++) {
 		struct pks_bracket *b = &pks_brackets[i];
 
@@ -265,25 +267,11 @@ void pks_brackets_place(void)
 	}
 }
 
-/* The last namespace was released: nothing left to bracket. */
-void pks_brackets_remove(void)
+/* Unregister every placed bracket; no call may be inside any. */
+static void pks_brackets_unregister(void)
 {
 	unsigned int i;
 
-	lockdep_assert_held(&pks_lock);
-	/*
-	 * No call enters from here on; those inside (a copy may sleep on
-	 * the user's buffer) are waited for, as a release waits for the
-	 * task windows on its range: unregistered, a bracket's return
-	 * handler would not run, and its window's notifier would stay on
-	 * the task in freed memory. The handlers run with preemption off,
-	 * so after synchronize_rcu() none is between its check of the flag
-	 * and its count.
-	 */
-	WRITE_ONCE(pks_brackets_closing, true);
-	synchronize_rcu();
-	wait_var_event(&pks_brackets_inside,
-		       !atomic_read(&pks_brackets_inside));
 	for (i = 0; i < PKS_BRACKETS; i++) {
 		struct pks_bracket *b = &pks_brackets[i];
 
@@ -295,6 +283,53 @@ void pks_brackets_remove(void)
 	}
 	pks_brackets_placed = 0;
 	WRITE_ONCE(pks_brackets_closing, false);
+}
+
+/*
+ * The last namespace was released: nothing left to bracket. No call
+ * enters from here on; those inside are waited for: unregistered, a
+ * bracket's return handler would not run, and its window's notifier
+ * would stay on the task in freed memory. The handlers run with
+ * preemption off, so after synchronize_rcu() none is between its check
+ * of the flag and its count.
+ *
+ * The wait is bounded, since any user can hold a copy inside a bracket
+ * for as long as it likes: a pwrite() to a protected DAX file from a
+ * buffer mapped from its own FUSE server, which never answers the page
+ * fault. Past the bound the brackets stay registered but closed (calls
+ * pass through, those inside still get their return handler) and the
+ * release goes on: it frees the key, which the windows of the calls
+ * inside lose at their next switch or close (task.c). The next placement
+ * opens them again; unload waits for the calls (pks_brackets_exit()).
+ */
+void pks_brackets_remove(void)
+{
+	lockdep_assert_held(&pks_lock);
+	WRITE_ONCE(pks_brackets_closing, true);
+	synchronize_rcu();
+	if (!wait_var_event_timeout(&pks_brackets_inside,
+				    !atomic_read(&pks_brackets_inside),
+				    5 * HZ)) {
+		pr_info("%d calls still inside the copy brackets: they stay placed, closed, until placed again or unload\n",
+			atomic_read(&pks_brackets_inside));
+		return;
+	}
+	pks_brackets_unregister();
+}
+
+/*
+ * Unload: every range is released. Brackets a stalled call kept placed
+ * (pks_brackets_remove()) go now, once the calls are out: module text
+ * is about to be freed, so this wait is not bounded (as the kernel's own
+ * device removal waits for DAX readers).
+ */
+void pks_brackets_exit(void)
+{
+	WRITE_ONCE(pks_brackets_closing, true);
+	synchronize_rcu();
+	wait_var_event(&pks_brackets_inside,
+		       !atomic_read(&pks_brackets_inside));
+	pks_brackets_unregister();
 }
 
 /* With @counts false (an unprivileged caller), names and placement only. */

@@ -172,6 +172,7 @@ void pks_protect_exit(void);
 /* ownercopy.c; pks_lock held for the first two. */
 void pks_brackets_place(void);
 void pks_brackets_remove(void);
+void pks_brackets_exit(void);
 void pks_brackets_fill(struct pks_brackets *out, bool counts);
 
 /* access.c */
