@@ -201,13 +201,13 @@ static int pks_test_unclaimed(struct pks_test_ctx *ctx)
 	if (rc)
 		return rc;
 	rc = pks_can_write(tp.addr, 1);
-	/* A mismatch shows as the wrong f.seq below. */
-	pks_fault_get(head, &f);
 	if (rc)
 		rc = pks_test_fail(ctx, "the write to key %d went through", tp.key);
 	else if (pks_faults_head() != head + 1)
 		rc = pks_test_fail(ctx, "%llu records for one fault",
 				   pks_faults_head() - head);
+	else if (!pks_fault_get(head, &f))
+		rc = pks_test_fail(ctx, "record %llu is not in the log", head);
 	else if (f.seq != head || f.address != (unsigned long)tp.addr ||
 		 f.key != tp.key || !(f.flags & PKS_FAULT_F_WRITE) ||
 		 f.outcome != PKS_FAULT_REFUSED ||
