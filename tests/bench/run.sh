@@ -63,22 +63,7 @@ if [ -n "${BENCH_HOST:-}" ]; then
 	exit $rc
 fi
 
-# follow PID LOG LABEL: while PID (the VM) runs, print the progress lines
-# the bench case writes to the console LOG as each figure starts.
-follow() {
-	local seen=0 lines count
-	while :; do
-		lines=$(grep -ao 'pks-bench-progress: .*' "$2" 2>/dev/null | tr -d '\r')
-		count=$(printf '%s' "$lines" | grep -c '^')
-		if [ "$count" -gt "$seen" ]; then
-			printf '%s\n' "$lines" | tail -n +$((seen + 1)) |
-				sed "s|^pks-bench-progress: |bench: $3: running |" >&2
-			seen=$count
-		fi
-		kill -0 "$1" 2>/dev/null || break
-		sleep 5
-	done
-}
+. "$top/tests/vm/follow.sh"
 
 # The whole benchmark is one case: give it more than a case's 600 s (a
 # host busy with other VMs slows every figure; make bench fails on a
@@ -100,7 +85,7 @@ for k in ${KERNELS:-6.1 6.12}; do
 			tests/vm/run-vm.sh "$k" pks "$out" bench \
 			> "$out/verdict" &
 		vm=$!
-		follow $vm "$out/console.log" "$k/$n"
+		follow $vm "$out/console.log" "pks-bench-progress: " "bench: $k/$n: running "
 		wait $vm
 		verdict=$(cat "$out/verdict")
 		echo "$verdict"

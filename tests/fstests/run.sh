@@ -35,21 +35,7 @@ img=$(tests/fstests/mkroot.sh "$cache" "$src") || {
 	exit 1
 }
 
-# follow PID LOG LABEL: the case's progress lines from the console
-follow() {
-	local seen=0 lines count
-	while :; do
-		lines=$(grep -ao '@@fstests .*' "$2" 2>/dev/null | tr -d '\r')
-		count=$(printf '%s' "$lines" | grep -c '^')
-		if [ "$count" -gt "$seen" ]; then
-			printf '%s\n' "$lines" | tail -n +$((seen + 1)) |
-				sed "s|^@@fstests |fstests: $3: |" >&2
-			seen=$count
-		fi
-		kill -0 "$1" 2>/dev/null || break
-		sleep 5
-	done
-}
+. "$top/tests/vm/follow.sh"
 
 rc=0 runs=()
 env="CASE_TIMEOUT=${FSTESTS_CASE_TIMEOUT:-10000}"
@@ -63,7 +49,7 @@ for k in $kernels; do
 	VM_DISK=$img/root.img VM_TIMEOUT=${VM_TIMEOUT:-10800} PKSTEST_ENV=$env \
 		tests/vm/run-vm.sh "$k" pks "$vm" fstests > "$vm/verdict" &
 	pid=$!
-	follow $pid "$vm/console.log" "$k"
+	follow $pid "$vm/console.log" "@@fstests " "fstests: $k: "
 	wait $pid
 	echo "$(( $(date +%s) - start ))" > "$vm/seconds"
 	cat "$vm/verdict"
