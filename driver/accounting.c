@@ -7,9 +7,21 @@
  */
 #include "pks_internal.h"
 
-#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
 
-static atomic_long_t pks_acct[PKS_ACCT_NR];
+/*
+ * Per CPU, summed when read: a task window (one per owner's copy call)
+ * counts itself in and out, and a count all CPUs shared would put a
+ * contended atomic on every bracketed call. An object may be counted in
+ * on one CPU and out on another; the sum is exact whenever nothing is
+ * being made or released, as at unload.
+ */
+struct pks_acct_counts {
+	long n[PKS_ACCT_NR];
+};
+
+static DEFINE_PER_CPU(struct pks_acct_counts, pks_acct);
 
 #define ___PKS_A(id, name) name
 static const char *const pks_acct_names[] = PKS_ACCT_KINDS;
@@ -18,13 +30,18 @@ static const char *const pks_acct_names[] = PKS_ACCT_KINDS;
 /* Count @delta more (or, negative, fewer) objects of @kind. */
 void pks_acct_add(enum pks_acct kind, long delta)
 {
-	atomic_long_add(delta, &pks_acct[kind]);
+	this_cpu_add(pks_acct.n[kind], delta);
 }
 
 /* How many objects of @kind there are now, for reports of their own. */
 long pks_acct_count(enum pks_acct kind)
 {
-	return atomic_long_read(&pks_acct[kind]);
+	long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(pks_acct.n[kind], cpu);
+	return n;
 }
 
 void pks_acct_fill(struct pks_accounting *a)

@@ -25,14 +25,28 @@
  *   still exists, 6.1): the namespace's block I/O (journals, metadata,
  *   buffered reads of the block device), matched by its gendisk.
  *
+ * - fs/dax.c: dax_iomap_copy_around() (dax_iomap_cow_copy() on 6.1), the
+ *   copy of a shared (reflinked) extent's data into its new blocks before
+ *   a write or a write fault, matched by its destination address (fifth
+ *   argument); and dax_fault_iter(), the DAX fault's step for one extent,
+ *   only when it copies: a private mapping's copy-on-write (the stock
+ *   kernel inlines that copy, copy_cow_page_dax(), into it) or a shared
+ *   extent's; matched by the extent's dax_device. It runs no file-system
+ *   code (the caller's iomap_iter() does the mapping), only the copy and
+ *   the insertion of the new page-table entry.
+ *
  * A call that touches no protected namespace keeps no return instance
  * (the entry handler returns non-zero), so it costs one lockless lookup.
  *
  * What stays with the fault rule (legit.c): accesses in interrupt context
- * (the brackets act in task context only), fs/dax.c's own copies (CoW and
- * unshare, partial-page zeroing), a call that found no free return
- * instance, and everything else on a stock kernel that reaches the pages
- * (held-page rule).
+ * (the brackets act in task context only); fs/dax.c's unshare
+ * (dax_unshare_iter()), partial-page zeroing (dax_memzero()) and dedupe
+ * compare, which the stock kernel inlines into dax_file_unshare(),
+ * dax_zero_range(), dax_truncate_page() and
+ * dax_dedupe_file_range_compare(): those also run the file system's
+ * mapping code (iomap_iter()), which a bracket would open the key to; a
+ * call that found no free return instance; and everything else on a
+ * stock kernel that reaches the pages (held-page rule).
  *
  * The rights are the task level's (boundary.c): an interrupt taken inside
  * a bracket runs with the default and gives them back on its way out; a
@@ -52,7 +66,9 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/cpumask.h>
+#include <linux/iomap.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
@@ -62,20 +78,24 @@
 /* What the bracketed function's first arguments tell about its target. */
 enum pks_bracket_arg {
 	PKS_BRACKET_ADDR,	/* a kernel address, third argument */
+	PKS_BRACKET_DEST,	/* a kernel address, fifth argument */
 	PKS_BRACKET_DAX_DEV,	/* a struct dax_device *, first argument */
 	PKS_BRACKET_BIO,	/* a struct bio *, first argument */
 	PKS_BRACKET_BDEV,	/* a struct block_device *, first argument */
+	PKS_BRACKET_FAULT_COPY,	/* a vm_fault and an iomap_iter that copies */
 };
 
 /**
  * struct pks_bracket - one bracketed function
  * @rp: its kretprobe
+ * @names: the function's name, and the name it had on older kernels
  * @owner: whose code it is, as the fault rules name the owner
  * @arg: how to find the namespace it works on
  * @placed: @rp is registered
  */
 struct pks_bracket {
 	struct kretprobe rp;
+	const char *names[2];
 	const char *owner;
 	enum pks_bracket_arg arg;
 	bool placed;
@@ -94,7 +114,7 @@ static int pks_bracket_entry(struct kretprobe_instance *ri,
 static int pks_bracket_return(struct kretprobe_instance *ri,
 			      struct pt_regs *regs);
 
-#define PKS_BRACKET(fn, who, how)					\
+#define PKS_BRACKET(fn, was, who, how)					\
 	{								\
 		.rp = {							\
 			.kp.symbol_name = fn,				\
@@ -102,17 +122,24 @@ static int pks_bracket_return(struct kretprobe_instance *ri,
 			.handler = pks_bracket_return,			\
 			.data_size = sizeof(struct pks_bracket_call),	\
 		},							\
+		.names = { fn, was },					\
 		.owner = who,						\
 		.arg = how,						\
 	}
 
 static struct pks_bracket pks_brackets[] = {
-	PKS_BRACKET("dax_copy_from_iter", "dax-layer", PKS_BRACKET_ADDR),
-	PKS_BRACKET("dax_copy_to_iter", "dax-layer", PKS_BRACKET_ADDR),
-	PKS_BRACKET("dax_zero_page_range", "dax-layer", PKS_BRACKET_DAX_DEV),
-	PKS_BRACKET("dax_recovery_write", "dax-layer", PKS_BRACKET_DAX_DEV),
-	PKS_BRACKET("pmem_submit_bio", "pmem-driver", PKS_BRACKET_BIO),
-	PKS_BRACKET("pmem_rw_page", "pmem-driver", PKS_BRACKET_BDEV),
+	PKS_BRACKET("dax_copy_from_iter", NULL, "dax-layer", PKS_BRACKET_ADDR),
+	PKS_BRACKET("dax_copy_to_iter", NULL, "dax-layer", PKS_BRACKET_ADDR),
+	PKS_BRACKET("dax_zero_page_range", NULL, "dax-layer",
+		    PKS_BRACKET_DAX_DEV),
+	PKS_BRACKET("dax_recovery_write", NULL, "dax-layer",
+		    PKS_BRACKET_DAX_DEV),
+	PKS_BRACKET("dax_iomap_copy_around", "dax_iomap_cow_copy", "dax-layer",
+		    PKS_BRACKET_DEST),
+	PKS_BRACKET("dax_fault_iter", NULL, "dax-layer",
+		    PKS_BRACKET_FAULT_COPY),
+	PKS_BRACKET("pmem_submit_bio", NULL, "pmem-driver", PKS_BRACKET_BIO),
+	PKS_BRACKET("pmem_rw_page", NULL, "pmem-driver", PKS_BRACKET_BDEV),
 };
 
 #define PKS_BRACKETS	ARRAY_SIZE(pks_brackets)
@@ -129,10 +156,43 @@ static unsigned int pks_brackets_placed;
 /*
  * Calls inside a bracket: each holds a task window whose notifier lives
  * in its kretprobe instance, so no bracket is unregistered (which would
- * skip the return handler that closes it) while one is inside.
+ * skip the return handler that closes it) while one is inside. Counted
+ * per CPU, not in one shared atomic that every bracketed call on every
+ * CPU would bounce: a call may return on another CPU than it entered on,
+ * so only the sum means anything, and it is read only when the brackets
+ * are closing (pks_brackets_inside_now()).
  */
-static atomic_t pks_brackets_inside = ATOMIC_INIT(0);
+static DEFINE_PER_CPU(int, pks_brackets_inside);
+/* Set while a release waits for them; its address is what it waits on. */
 static bool pks_brackets_closing;
+
+/*
+ * After pks_brackets_closing was set and a grace period passed, no entry
+ * handler counts a call in any more, and every count-in is visible here:
+ * the sum can only overstate the calls inside (a count-out read before
+ * its count-in), never read zero while one is inside.
+ */
+static int pks_brackets_inside_now(void)
+{
+	int cpu, n = 0;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(pks_brackets_inside, cpu);
+	return n;
+}
+
+/*
+ * dax_fault_iter() copies only for a private mapping's copy-on-write (into
+ * vmf->cow_page) or from a shared extent (IOMAP_F_SHARED); every other
+ * DAX fault maps the page without touching it, and is let through.
+ */
+static struct pks_prot *pks_fault_copy_prot(const struct vm_fault *vmf,
+					    const struct iomap_iter *iter)
+{
+	if (!vmf->cow_page && !(iter->iomap.flags & IOMAP_F_SHARED))
+		return NULL;
+	return pks_prot_of_owner(iter->iomap.dax_dev, NULL);
+}
 
 /* The key of the protected namespace the call works on, or -1; RCU. */
 static int pks_bracket_key(const struct pks_bracket *b, struct pt_regs *regs)
@@ -142,7 +202,9 @@ static int pks_bracket_key(const struct pks_bracket *b, struct pt_regs *regs)
 
 	switch (b->arg) {
 	case PKS_BRACKET_ADDR:
-		a = regs_get_kernel_argument(regs, 2);
+	case PKS_BRACKET_DEST:
+		a = regs_get_kernel_argument(regs,
+					     b->arg == PKS_BRACKET_ADDR ? 2 : 4);
 		if (virt_addr_valid(a))
 			p = pks_prot_holding(__pa(a), 1);
 		break;
@@ -156,6 +218,11 @@ static int pks_bracket_key(const struct pks_bracket *b, struct pt_regs *regs)
 	case PKS_BRACKET_BDEV:
 		p = pks_prot_of_owner(NULL,
 				      ((struct block_device *)a)->bd_disk);
+		break;
+	case PKS_BRACKET_FAULT_COPY:
+		p = pks_fault_copy_prot((struct vm_fault *)a,
+					(const struct iomap_iter *)
+					regs_get_kernel_argument(regs, 1));
 		break;
 	}
 	return p ? p->key : -1;
@@ -196,7 +263,7 @@ static int pks_bracket_entry(struct kretprobe_instance *ri,
 		 */
 		pks_bracket_window_open(key, &c->w);
 		if (c->w.task) {
-			atomic_inc(&pks_brackets_inside);
+			this_cpu_inc(pks_brackets_inside);
 			this_cpu_inc(pks_bracket_opens.n[b - pks_brackets]);
 		} else {
 			key = -1;
@@ -213,9 +280,37 @@ static int pks_bracket_return(struct kretprobe_instance *ri,
 
 	/* The key gets back what the task had (closed if it was freed). */
 	pks_task_window_close(&c->w);
-	if (atomic_dec_and_test(&pks_brackets_inside))
-		wake_up_var(&pks_brackets_inside);
+	this_cpu_dec(pks_brackets_inside);
+	/*
+	 * Only a release waits (it set the flag before its grace period,
+	 * which this handler, an RCU read side, either ended before or sees
+	 * the flag after).
+	 */
+	if (unlikely(READ_ONCE(pks_brackets_closing))) {
+		/* The count-out before wake_up_var()'s waiter check. */
+		smp_mb();
+		wake_up_var(&pks_brackets_closing);
+	}
 	return 0;
+}
+
+/* Register @b on its function under its current name or its old one. */
+static int pks_bracket_register(struct pks_bracket *b)
+{
+	int rc = -ENOENT;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(b->names) && b->names[i]; i++) {
+		b->rp.kp.symbol_name = b->names[i];
+		b->rp.kp.addr = NULL;
+		b->rp.kp.flags = 0;
+		rc = register_kretprobe(&b->rp);
+		if (rc != -ENOENT)
+			break;
+	}
+	if (rc)
+		b->rp.kp.symbol_name = b->names[0];
+	return rc;
 }
 
 /*
@@ -253,9 +348,7 @@ void pks_brackets_place(void)
 		 * hold theirs, hence more than one per CPU.
 		 */
 		b->rp.maxactive = max;
-		b->rp.kp.addr = NULL;
-		b->rp.kp.flags = 0;
-		rc = register_kretprobe(&b->rp);
+		rc = pks_bracket_register(b);
 		if (rc) {
 			pr_info("no bracket on %s (%d): its accesses are judged at the fault\n",
 				b->rp.kp.symbol_name, rc);
@@ -307,11 +400,11 @@ void pks_brackets_remove(void)
 	lockdep_assert_held(&pks_lock);
 	WRITE_ONCE(pks_brackets_closing, true);
 	synchronize_rcu();
-	if (!wait_var_event_timeout(&pks_brackets_inside,
-				    !atomic_read(&pks_brackets_inside),
+	if (!wait_var_event_timeout(&pks_brackets_closing,
+				    !pks_brackets_inside_now(),
 				    5 * HZ)) {
 		pr_info("%d calls still inside the copy brackets: they stay placed, closed, until placed again or unload\n",
-			atomic_read(&pks_brackets_inside));
+			pks_brackets_inside_now());
 		return;
 	}
 	pks_brackets_unregister();
@@ -327,8 +420,8 @@ void pks_brackets_exit(void)
 {
 	WRITE_ONCE(pks_brackets_closing, true);
 	synchronize_rcu();
-	wait_var_event(&pks_brackets_inside,
-		       !atomic_read(&pks_brackets_inside));
+	wait_var_event(&pks_brackets_closing,
+		       !pks_brackets_inside_now());
 	pks_brackets_unregister();
 }
 

@@ -14,6 +14,15 @@
  *				pattern with pmem2 memcpy and persist, map
  *				again and check it
  *
+ *   pks-fileops mapcow private|shared FILE N
+ *				map FILE's first N pages and store one
+ *				byte in each (a write fault per page that
+ *				copies it: into an anonymous page, or out
+ *				of a shared extent); the mapping holds the
+ *				file's data around the bytes, and the file
+ *				is unchanged (private) or holds the bytes
+ *				(shared)
+ *
  * PKS_FILEOPS_BIG_MIB (1 to 8; default 8) sizes the big file run writes
  * and moves by every path: smaller on CXL memory, which QEMU emulates
  * access by access.
@@ -359,6 +368,43 @@ static int do_pmem2(const char *file)
 	return 0;
 }
 
+static int do_mapcow(const char *how, const char *file, const char *pages)
+{
+	int shared = !strcmp(how, "shared");
+	size_t n = strtoul(pages, NULL, 0), len = n * 4096, i;
+	unsigned char *want = malloc(len), *after = malloc(len);
+	unsigned char *m;
+	int fd = open(file, shared ? O_RDWR : O_RDONLY);
+
+	if ((!shared && strcmp(how, "private")) || !n || !want || !after ||
+	    fd < 0)
+		fail("mapcow: open the file");
+	read_all(fd, want, len, 0);
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		fail("mapcow: mmap");
+	/* A store first, so that the write fault is what copies the page. */
+	for (i = 0; i < n; i++)
+		m[i * 4096 + 1] = want[i * 4096 + 1] ^ 0xff;
+	if (shared && msync(m, len, MS_SYNC))
+		fail("mapcow: msync");
+	for (i = 0; i < n; i++)
+		want[i * 4096 + 1] ^= 0xff;
+	check(!memcmp(m, want, len), "the mapping holds the file's data");
+	read_all(fd, after, len, 0);
+	if (!shared)
+		for (i = 0; i < n; i++)
+			want[i * 4096 + 1] ^= 0xff;
+	check(!memcmp(after, want, len), shared ?
+	      "the file holds the stores" : "the file is unchanged");
+	munmap(m, len);
+	close(fd);
+	free(want);
+	free(after);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "run"))
@@ -369,6 +415,10 @@ int main(int argc, char **argv)
 		return do_phys(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "pmem2"))
 		return do_pmem2(argv[2]);
-	fprintf(stderr, "usage: pks-fileops run|hash DIR | phys|pmem2 FILE\n");
+	if (argc == 5 && !strcmp(argv[1], "mapcow"))
+		return do_mapcow(argv[2], argv[3], argv[4]);
+	fprintf(stderr,
+		"usage: pks-fileops run|hash DIR | phys|pmem2 FILE |\n"
+		"       mapcow private|shared FILE PAGES\n");
 	return 2;
 }

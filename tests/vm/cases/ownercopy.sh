@@ -32,17 +32,11 @@ head -c $((N * 4096)) /tmp/src > /tmp/src4k
 wd=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)
 [ -n "$wd" ] && echo 0 2>/dev/null > /proc/sys/kernel/nmi_watchdog
 
-# opens [OWNER]: the brackets' key openings so far (of OWNER's functions)
-opens() {
-	pks-ioctl brackets |
-		awk -v o="${1:-}" '/opens=/ && (o == "" || $2 == o) {
-			sub(/.*opens=/, ""); s += $1 } END { print s + 0 }'
-}
 # counts: fault-probe hits, dax-layer, pmem-driver, held-page grants,
 # bracket openings
 counts() {
 	echo "$(info_json .grants.fault_probe_hits) $(rule_grants dax-layer)" \
-	     "$(rule_grants pmem-driver) $(rule_grants held-page) $(opens)"
+	     "$(rule_grants pmem-driver) $(rule_grants held-page) $(bracket_opens)"
 }
 # delta BEFORE AFTER I: how much the I-th count grew
 delta() {
@@ -151,8 +145,10 @@ for fs in ext4 xfs; do
 	expect_eq "$fs control: nothing recorded" "$(last_seq)" "$seq0"
 
 	# Strays into the namespace's last pages (no file uses them: the
-	# file system is nearly empty) while another process copies.
-	( for i in 1 2 3 4 5 6 7 8 9 10; do io; verify "$fs strays"; done ) &
+	# file system is nearly empty) while another process copies, until
+	# the strays are done.
+	rm -f /tmp/strays-done
+	( while [ ! -e /tmp/strays-done ]; do io; verify "$fs strays"; done ) &
 	iopid=$!
 	seq1=$(last_seq) refused=0
 	for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -160,6 +156,7 @@ for fs in ext4 xfs; do
 		[ $? = 14 ] && refused=$((refused + 1))
 		sleep 0.1
 	done
+	touch /tmp/strays-done
 	wait $iopid || fail "$fs: the I/O beside the strays"
 	expect_eq "$fs: strays refused while copying" "$refused" 10
 	expect_eq "$fs: strays recorded" "$(( $(last_seq) - seq1 ))" 10

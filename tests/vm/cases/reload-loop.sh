@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# pks: load and unload both modules 30 times (RELOAD_ROUNDS; make stress
+# pks: load and unload both modules 15 times (RELOAD_ROUNDS; make stress
 # runs 500; 100 take about 3 minutes under TCG), each round
 # with dax0.0 protected, a monitor running that sees a refused stray, and
 # the modules unloaded while the namespace is still protected. Every round
@@ -9,7 +9,7 @@
 # require-kmsg: pks: unloading with nothing outstanding
 . /tests/lib.sh
 
-rounds=${RELOAD_ROUNDS:-30}
+rounds=${RELOAD_ROUNDS:-15}
 unload_pks
 setup_namespaces
 start=$(cat /sys/bus/dax/devices/dax0.0/resource)
