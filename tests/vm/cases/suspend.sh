@@ -11,6 +11,12 @@
 # require-kmsg: pks: cpu0: PKRS was 0x0 after resume: restored 0x55555554
 . /tests/lib.sh
 
+# Debian's 7.3 under QEMU 7.2 suspends but never wakes on the RTC alarm,
+# without the driver loaded too (with and without hpet=disable, checked
+# on 2026-12-07): the test bed cannot resume it, so the case cannot run.
+case $(uname -r) in
+7.*) skip "Debian's $(uname -r) does not wake from this QEMU's S3 on the RTC alarm, with or without the driver (docs/kernels.md)" ;;
+esac
 grep -qw mem /sys/power/state || skip "this kernel cannot suspend to RAM here"
 grep -q '\[deep\]' /sys/power/mem_sleep ||
 	skip "suspend to RAM is not S3 here: $(cat /sys/power/mem_sleep)"
