@@ -256,6 +256,11 @@ def task_rows(runs):
     return out
 
 
+def gq(text):
+    """text inside a single-quoted gnuplot string ('' is a quote there)"""
+    return str(text).replace("'", "''")
+
+
 def plot_task(outdir, rows):
     """A bar chart per figure: ns per window or switch for each case, one
     bar per kernel and vCPU count."""
@@ -280,13 +285,13 @@ def plot_task(outdir, rows):
         png = os.path.join(outdir, name + ".png")
         plots = ["'%s' using %d%s title '%s %dcpu'" %
                  (data if i == 0 else "", i + 2,
-                  ":xtic(1)" if i == 0 else "", s[0], s[1])
+                  ":xtic(1)" if i == 0 else "", gq(s[0]), s[1])
                  for i, s in enumerate(series)]
         script = "\n".join([
             "set terminal pngcairo size 1000,500" if has_cairo() else
             "set terminal png size 1000,500",
             "set output '%s'" % png,
-            "set title '%s (TCG: times do not predict hardware)'" % fig,
+            "set title '%s (TCG: times do not predict hardware)'" % gq(fig),
             "set ylabel 'ns per %s'" % {"task window": "window",
                                         "interrupt": "round"}.get(
                                             fig, "switch"),
@@ -323,12 +328,12 @@ def plot(outdir, table):
             "set terminal pngcairo size 1000,500" if has_cairo() else
             "set terminal png size 1000,500",
             "set output '%s'" % png,
-            "set title '%s (TCG: times do not predict hardware)'" % fig,
-            "set ylabel '%s'" % sel[0][6],
+            "set title '%s (TCG: times do not predict hardware)'" % gq(fig),
+            "set ylabel '%s'" % gq(sel[0][6]),
             "set style data histograms", "set style fill solid 0.8",
             "set xtics rotate by -30", "set key top left",
             "plot '%s' using 2:xtic(1) title '%s', '' using 3 title '%s'" %
-            (data, first, second), ""])
+            (data, gq(first), gq(second)), ""])
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
         made.append(png)
     return made
