@@ -5,6 +5,9 @@
 #   make            build the module (against KDIR), libpks and pkstool
 #   make run        boot the test VM and show PKS working (the main job)
 #   make check      install what is missing, then run every test
+#   make check-next build the driver against Debian sid's newest kernel
+#                   headers in a sid chroot and say what breaks (not in
+#                   make check: sid moves daily)
 #   make bench      benchmarks
 #   make fstests    fstests (FSTESTS_GROUPS, default dax) on ext4 and xfs -o
 #                   dax, unprotected and protected, compared (KERNELS)
@@ -96,8 +99,8 @@ DRIVER_SRC	:= $(wildcard driver/*.c driver/*.h driver/Kbuild \
 			driver/include/*/*.h driver/include/uapi/linux/*.h)
 MAN_SRC		:= $(filter-out man/pkstool-json.txt,$(wildcard man/pkstool*.txt))
 
-.PHONY: all module userspace man unit vm-bin deps check run bench fstests \
-	lint clean \
+.PHONY: all module userspace man unit vm-bin deps check check-next run \
+	bench fstests lint clean \
 	sanitize stress install uninstall fuzz fuzz-bin dist deb FORCE
 
 all: module userspace man
@@ -176,6 +179,9 @@ $(BUILD)/man/%.3: man/%.txt
 
 check: deps
 	tests/run-all.sh
+
+check-next: deps
+	CACHE="$(CACHE)" BUILD="$(BUILD)" tests/check-next.sh
 
 run: deps
 	tests/vm/demo.sh
