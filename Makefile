@@ -294,6 +294,11 @@ endif
 
 # Unit tests (Criterion): one binary per file in tests/unit, except the
 # shared helper.
+# The ABI as the uapi header's text says, read here and not through the
+# preprocessor: what the unit tests hold libpks's compiled-in ABI against
+# (an older installed <linux/pks.h> found first, or a -DLIBPKS_ABI_VERSION,
+# would give the library and the test the same wrong macro).
+UAPI_ABI_TEXT	:= $(shell sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' $(UAPI))
 UNIT_SRC	:= $(filter-out tests/unit/run_cmd.c,$(wildcard tests/unit/*.c))
 UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
@@ -302,7 +307,8 @@ unit: $(UNIT_BIN) $(BUILD)/pkstool
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 		$(LIBPKS) $(UAPI_TEST)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(CFLAGS) -o $@ \
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) -DUAPI_ABI_TEXT=$(UAPI_ABI_TEXT) \
+		$(WARNINGS) $(CFLAGS) -o $@ \
 		$< tests/unit/run_cmd.c $(LIBPKS_LINK) -lcriterion $(JSONC_LIBS)
 
 # Programs the VM tests run, built for the VM (copied in with their
@@ -351,8 +357,7 @@ $(BUILD)/vm-bin/test_pks: $(UPSTREAM)/test_pks.c
 
 # pkstool built for the ABI before the driver's, for the ABI-mismatch case
 # (tests/vm/cases/abi.sh): only libpks's idea of the ABI differs.
-OTHER_ABI	:= $(shell expr $$(sed -n 's/^\#define PKS_ABI_VERSION[[:space:]]*//p' \
-			$(UAPI)) - 1)
+OTHER_ABI	:= $(shell expr $(UAPI_ABI_TEXT) - 1)
 
 $(BUILD)/other-abi/%.o: lib/%.c $(LIB_HDR) $(UAPI) $(UAPI_TEST)
 	@mkdir -p $(@D)
@@ -428,7 +433,8 @@ $(SAN)/pkstool: $(CLI_SRC) $(LIB_SRC) $(CLI_HDR)
 $(SAN)/unit/%: tests/unit/%.c tests/unit/run_cmd.c tests/unit/run_cmd.h \
 		$(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) $(WARNINGS) $(SAN_FLAGS) -o $@ \
+	$(CC) $(CPPFLAGS_ALL) $(JSONC_CFLAGS) -DUAPI_ABI_TEXT=$(UAPI_ABI_TEXT) \
+		$(WARNINGS) $(SAN_FLAGS) -o $@ \
 		$< tests/unit/run_cmd.c $(LIB_SRC) -lcriterion $(JSONC_LIBS) \
 		$(UUID_LIBS) \
 		$(NDCTL_LIBS)

@@ -102,6 +102,15 @@ else
 	echo "FAIL lint/clang: clang build has warnings or errors"
 fi
 
+# make bench's report.py stops at input it cannot parse or place, naming
+# the line, instead of dropping it (tests/bench/check-report.sh).
+if out=$(tests/bench/check-report.sh 2>&1); then
+	echo "PASS lint/bench-report"
+else
+	echo "$out" >&2
+	echo "FAIL lint/bench-report: see the report above"
+fi
+
 # pkstool's JSON without a driver matches tests/schema, and the schemas
 # refuse documents that break the contract (pkstool-json(7)).
 if out=$(tests/schema/validate.py host "$build/pkstool" 2>&1); then

@@ -5,7 +5,11 @@ results file, a PNG plot per figure (gnuplot) and a Markdown table, and
 put the table into docs/benchmarks.md between its bench markers.
 
 Each RUN is KERNEL:VCPUS:FILE, FILE the bench case's output: one JSON
-object per line, as the case printed them (other lines are ignored)."""
+object per line, as the case printed them; lines not starting with "{"
+are the case's log and are skipped. A "{" line that is not JSON, or a
+record no table places (nor a summary whose ratio the table computes
+itself), is an error naming the file and line: nothing is written and
+report.py exits 1, rather than a figure missing from the table."""
 import datetime
 import json
 import os
@@ -17,17 +21,43 @@ BEGIN = "<!-- bench-table:begin -->"
 END = "<!-- bench-table:end -->"
 
 
+# Where each record came from (id -> "FILE:LINE: text"), and the records
+# a table or the run's description used.
+ORIGIN = {}
+PLACED = set()
+ERRORS = []
+
+
+def place(*records):
+    for r in records:
+        PLACED.add(id(r))
+
+
+def is_summary(r):
+    """A case's summary of a figure (its ratios, its runs' list): the
+    table computes these from the records it places."""
+    return "protected" not in r and any(
+        k.startswith("throughput_ratio_") for k in r)
+
+
 def load(spec):
     kernel, vcpus, path = spec.split(":", 2)
     records = []
     with open(path) as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             line = line.strip()
-            if line.startswith("{"):
-                try:
-                    records.append(json.loads(line))
-                except json.JSONDecodeError:
-                    pass
+            if not line.startswith("{"):
+                continue
+            where = "%s:%d: %s" % (path, n, line)
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                ERRORS.append("%s\n  not JSON: %s" % (where, e))
+                continue
+            ORIGIN[id(r)] = where
+            records.append(r)
+            if r.get("figure") == "machine" or is_summary(r):
+                place(r)
     machine = next((r for r in records if r.get("figure") == "machine"), {})
     return {"kernel": machine.get("kernel", kernel), "series": kernel,
             "vcpus": int(machine.get("vcpus", vcpus)),
@@ -41,6 +71,7 @@ def rows(runs):
     for run in runs:
         for r in run["records"]:
             if "window_ns_per_op" in r:
+                place(r)
                 out.append(("guard window vs PTE+flush",
                             "%s x %d" % (human(r.get("access_bytes", 8)),
                                          r["iterations"]), run,
@@ -62,6 +93,7 @@ def rows(runs):
             if True not in p or False not in p:
                 continue
             on = p[True]
+            place(*p.values())
             calls = on.get("calls") or on.get("ops") or 1
             out.append((fig, pat or "%d MiB" % (on["bytes_per_call"] >> 20),
                         run, p[False]["mb_per_s"], on["mb_per_s"],
@@ -82,6 +114,7 @@ def rows(runs):
             if True not in p or False not in p:
                 continue
             on = p[True]
+            place(on, p[False])
             out.append(("unrelated work", "%s x %d" % (work, on["operations"]),
                         run, p[False]["ns_per_op"], on["ns_per_op"],
                         "%d fault-probe hits, %d grants, %d tasks granted, "
@@ -97,6 +130,7 @@ def rows(runs):
                 users.setdefault(r["protected"], []).append(r)
         if True in users and False in users:
             on = users[True]
+            place(*on, *users[False])
             for way in ("write", "read"):
                 key = way + "_mb_per_s"
                 out.append((on[0]["figure"], way, run,
@@ -188,6 +222,7 @@ def cost_rows(runs):
             if r.get("figure") == "enable and disable cost":
                 sizes.setdefault(r["namespace"], []).append(r)
         for ns, rs in sorted(sizes.items(), key=lambda i: i[1][0]["bytes"]):
+            place(*rs)
             out.append((ns, run, rs[0]["bytes"], rs[0]["keyed_entries"],
                         rs[0]["leaf_bytes"],
                         spread([r["protect_ns"] / 1e6 for r in rs]),
@@ -203,6 +238,9 @@ def task_rows(runs):
     out = []
     for run in runs:
         for r in run["records"]:
+            if r.get("figure") in ("task window", "context switch",
+                                   "interrupt"):
+                place(r)
             if r.get("figure") == "task window":
                 n, us = r["iterations"], r["sleep_us"]
                 sw, ssw = r["task_switches"], r["sleep_window_switches"]
@@ -256,11 +294,6 @@ def task_rows(runs):
     return out
 
 
-def gq(text):
-    """text inside a single-quoted gnuplot string ('' is a quote there)"""
-    return str(text).replace("'", "''")
-
-
 def plot_task(outdir, rows):
     """A bar chart per figure: ns per window or switch for each case, one
     bar per kernel and vCPU count."""
@@ -285,13 +318,14 @@ def plot_task(outdir, rows):
         png = os.path.join(outdir, name + ".png")
         plots = ["'%s' using %d%s title '%s %dcpu'" %
                  (data if i == 0 else "", i + 2,
-                  ":xtic(1)" if i == 0 else "", gq(s[0]), s[1])
+                  ":xtic(1)" if i == 0 else "", gnuplot_quoted(s[0]), s[1])
                  for i, s in enumerate(series)]
         script = "\n".join([
             "set terminal pngcairo size 1000,500" if has_cairo() else
             "set terminal png size 1000,500",
             "set output '%s'" % png,
-            "set title '%s (TCG: times do not predict hardware)'" % gq(fig),
+            "set title '%s (TCG: times do not predict hardware)'" %
+            gnuplot_quoted(fig),
             "set ylabel 'ns per %s'" % {"task window": "window",
                                         "interrupt": "round"}.get(
                                             fig, "switch"),
@@ -328,12 +362,13 @@ def plot(outdir, table):
             "set terminal pngcairo size 1000,500" if has_cairo() else
             "set terminal png size 1000,500",
             "set output '%s'" % png,
-            "set title '%s (TCG: times do not predict hardware)'" % gq(fig),
-            "set ylabel '%s'" % gq(sel[0][6]),
+            "set title '%s (TCG: times do not predict hardware)'" %
+            gnuplot_quoted(fig),
+            "set ylabel '%s'" % gnuplot_quoted(sel[0][6]),
             "set style data histograms", "set style fill solid 0.8",
             "set xtics rotate by -30", "set key top left",
             "plot '%s' using 2:xtic(1) title '%s', '' using 3 title '%s'" %
-            (data, gq(first), gq(second)), ""])
+            (data, gnuplot_quoted(first), gnuplot_quoted(second)), ""])
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
         made.append(png)
     return made
@@ -365,6 +400,11 @@ def plot_cost(outdir, cost):
         "set key top left", "plot " + ", ".join(plots)] + blocks + [""])
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     return [png]
+
+
+def gnuplot_quoted(text):
+    """@text inside a single-quoted gnuplot string ("V10's price")."""
+    return text.replace("'", "''")
 
 
 def has_cairo():
@@ -429,18 +469,28 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     runs = [load(spec) for spec in sys.argv[2:]]
     table = rows(runs)
+    cost = cost_rows(runs)
+    task = task_rows(runs)
+    ERRORS.extend("%s\n  placed in no table (an unknown figure, or a pair "
+                  "without its other side)" % where
+                  for i, where in ORIGIN.items() if i not in PLACED)
+    if ERRORS:
+        for e in ERRORS:
+            print("report.py: " + e, file=sys.stderr)
+        print("report.py: %d bad input line(s): nothing written" %
+              len(ERRORS), file=sys.stderr)
+        sys.exit(1)
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump({"date": datetime.datetime.now().isoformat(),
                    "runs": runs}, f, indent=1)
-    cost = cost_rows(runs)
-    task = task_rows(runs)
     pngs = plot(outdir, table) + plot_cost(outdir, cost) + \
         plot_task(outdir, task)
     md = markdown(runs, table, cost, task)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(md)
-    doc = os.path.join(os.path.dirname(__file__), "..", "..", "docs",
-                       "benchmarks.md")
+    # BENCH_DOC: another document to put the table in (a check's copy).
+    doc = os.environ.get("BENCH_DOC") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "docs", "benchmarks.md")
     text = open(doc).read()
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)
@@ -450,8 +500,9 @@ def main():
     else:
         print("bench: no bench-table markers in docs/benchmarks.md",
               file=sys.stderr)
-    print("bench: %s, %d plots, table in %s/results.md and docs/benchmarks.md" %
-          (os.path.join(outdir, "results.json"), len(pngs), outdir))
+    print("bench: %s, %d plots, table in %s/results.md and %s" %
+          (os.path.join(outdir, "results.json"), len(pngs), outdir,
+           os.path.relpath(doc)))
 
 
 if __name__ == "__main__":

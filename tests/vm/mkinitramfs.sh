@@ -125,6 +125,8 @@ cp "$(dirname "$pks_ko")/pks_test.ko" "$stage/lib/modules/pks_test.ko"
 cp "$(dirname "$pks_ko")/Module.symvers" "$stage/lib/modules/pks.symvers"
 cp "$here/../../driver/include/linux/pks_api.h" "$here/../../driver/pks_testing.h" \
 	"$stage/tests/"
+# The uapi header, whose text the abi case holds the ABI numbers against.
+cp "$here/../../driver/include/uapi/linux/pks.h" "$stage/tests/pks.h"
 
 cp "$here/init" "$stage/init"
 cp "$here/lib.sh" "$stage/tests/lib.sh"

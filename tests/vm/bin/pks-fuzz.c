@@ -23,8 +23,14 @@
  * fail: it unprotects the first protected range between the snapshots,
  * and the child keeps root.
  *
- * Prints a summary line per part; exits 0 when every rule held, 1
- * otherwise.
+ * PKS_FUZZ_TEST_DEVICE names another path for /dev/pks-test (the case's
+ * control: a fuzzer that never reached the test device must be caught).
+ *
+ * Prints a summary line per part, then per part and device a tally of
+ * what the kernel returned ("tally root pks-test: calls N ok N EINVAL N
+ * ..."; errno names, each one seen): the case judges from those that the
+ * calls reached each device and were decided there, not from the loop
+ * count. Exits 0 when every rule held, 1 otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +48,7 @@
 
 #define SCRATCH_LEN	8192
 #define NOBODY		65534
+#define TALLY_ERRNOS	160	/* errnos counted by value; the rest as one */
 
 static const unsigned long prod_cmds[] = {
 	PKS_IOC_GET_INFO, PKS_IOC_PROTECT, PKS_IOC_UNPROTECT, PKS_IOC_LIST,
@@ -70,6 +77,8 @@ struct fuzz {
 	unsigned long calls, refused, accepted, eperm;
 	unsigned long last_cmd;	/* of the last call */
 	int last_dev;
+	/* What the kernel returned, per device: [0] success, else errno. */
+	unsigned long tally[2][TALLY_ERRNOS + 1];
 };
 
 static uint64_t rnd64(void)
@@ -216,6 +225,7 @@ static int one_call(struct fuzz *f, int *err)
 		dev = 0;
 	rc = ioctl(f->fd[dev], cmd, (unsigned long)argp);
 	*err = rc < 0 ? errno : 0;
+	f->tally[dev][*err < TALLY_ERRNOS ? *err : TALLY_ERRNOS]++;
 	f->last_cmd = cmd;
 	f->last_dev = dev;
 	f->calls++;
@@ -268,6 +278,33 @@ static void unprotect_first(int fd)
 		perror("pks-fuzz: control: unprotect");
 }
 
+/* One line per device of what the kernel returned to PART's calls. */
+static void print_tally(struct fuzz *f, const char *part)
+{
+	static const char *const dev_names[2] = { "pks", "pks-test" };
+	unsigned long calls;
+	const char *name;
+	int dev, e;
+
+	for (dev = 0; dev < 2; dev++) {
+		calls = 0;
+		for (e = 0; e <= TALLY_ERRNOS; e++)
+			calls += f->tally[dev][e];
+		printf("tally %s %s: calls %lu ok %lu", part, dev_names[dev],
+		       calls, f->tally[dev][0]);
+		for (e = 1; e <= TALLY_ERRNOS; e++) {
+			if (!f->tally[dev][e])
+				continue;
+			name = e < TALLY_ERRNOS ? strerrorname_np(e) : NULL;
+			if (name)
+				printf(" %s %lu", name, f->tally[dev][e]);
+			else
+				printf(" errno%d %lu", e, f->tally[dev][e]);
+		}
+		printf("\n");
+	}
+}
+
 static bool in_list(unsigned long cmd, const unsigned long *list, size_t n)
 {
 	size_t i;
@@ -316,6 +353,7 @@ static int unprivileged(struct fuzz *f, unsigned long calls, bool control)
 	}
 	printf("unprivileged: %lu calls, %lu not refused\n",
 	       calls, other);
+	print_tally(f, "unprivileged");
 	return other ? 1 : 0;
 }
 
@@ -323,6 +361,7 @@ int main(int argc, char **argv)
 {
 	static char before[8192], after[8192];
 	bool control = getenv("PKS_FUZZ_CONTROL");
+	const char *test_dev = getenv("PKS_FUZZ_TEST_DEVICE");
 	unsigned long calls, i;
 	struct fuzz f = { 0 };
 	int err, status, bad = 0;
@@ -335,7 +374,7 @@ int main(int argc, char **argv)
 	calls = strtoul(argv[1], NULL, 0);
 	srandom(strtoul(argv[2], NULL, 0));
 	f.fd[0] = open("/dev/pks", O_RDWR);
-	f.fd[1] = open("/dev/pks-test", O_RDWR);
+	f.fd[1] = open(test_dev ? test_dev : "/dev/pks-test", O_RDWR);
 	if (f.fd[0] < 0) {
 		perror("pks-fuzz: /dev/pks");
 		return 2;
@@ -359,6 +398,9 @@ int main(int argc, char **argv)
 	printf("root: %lu calls (%lu accepted, %lu refused, %lu EPERM), test device %s\n",
 	       f.calls, f.accepted, f.refused, f.eperm,
 	       f.fd[1] >= 0 ? "open" : "absent");
+	print_tally(&f, "root");
+	/* The child starts its own tally. */
+	memset(f.tally, 0, sizeof(f.tally));
 	if (strcmp(before, after)) {
 		printf("state changed:\n before: %s\n after:  %s\n", before,
 		       after);
