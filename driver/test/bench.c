@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Benchmark: the cost of opening a key with a guard window against the
+ * Benchmark: the cost of opening a key with a CPU window against the
  * correct alternative without PKS, a page-table change with a TLB flush on
  * every CPU, measured side by side over a buffer of the caller's size; the
- * cost of a task window, which may sleep, against a guard window and
+ * cost of a task window, which may sleep, against a CPU window and
  * against the same sleep without one; and a context switch with and
  * without a task holding rights; and an interrupt with and without
  * rights held by the task it interrupts. All counted in events, since time ratios
@@ -302,7 +302,7 @@ static int pks_bench_task_fn(void *data)
 	unsigned int prev;
 
 	for (i = 0; i < b->iterations; i++) {
-		/* The plain guard window, which may not sleep. */
+		/* The plain CPU window, which may not sleep. */
 		preempt_disable();
 		pks_counters(&w0, &s0);
 		t0 = ktime_get_ns();

@@ -72,7 +72,7 @@ def rows(runs):
         for r in run["records"]:
             if "window_ns_per_op" in r:
                 place(r)
-                out.append(("guard window vs PTE+flush",
+                out.append(("CPU window vs PTE+flush",
                             "%s x %d" % (human(r.get("access_bytes", 8)),
                                          r["iterations"]), run,
                             r["pte_flush_ns_per_op"], r["window_ns_per_op"],
@@ -245,7 +245,7 @@ def task_rows(runs):
                 n, us = r["iterations"], r["sleep_us"]
                 sw, ssw = r["task_switches"], r["sleep_window_switches"]
                 out += [
-                    ("task window", "guard window, no sleep", run,
+                    ("task window", "CPU window, no sleep", run,
                      r["guard_ns_per_op"], None,
                      r["guard_pkrs_writes"] / n,
                      "%d writes in %d windows (2 each)" %
@@ -357,7 +357,7 @@ def plot(outdir, table):
         png = os.path.join(outdir, name + ".png")
         first = "PTE change + flush on every CPU" if sel[0][6] == "ns/op" \
             else "unprotected"
-        second = "PKS guard window" if sel[0][6] == "ns/op" else "protected"
+        second = "PKS CPU window" if sel[0][6] == "ns/op" else "protected"
         script = "\n".join([
             "set terminal pngcairo size 1000,500" if has_cairo() else
             "set terminal png size 1000,500",

@@ -44,7 +44,7 @@ bench_host() {
 		--argjson n "$(nproc)" '{figure: "machine", kernel: $k, cpu_model: $m, vcpus: $n}' > "$out"
 	for run in $host_sweep; do
 		n=${run%%:*} bytes=${run#*:}
-		echo "bench: host: guard window, $bytes bytes x $n" >&2
+		echo "bench: host: CPU window, $bytes bytes x $n" >&2
 		line=$(build/vm-bin/pks-bench "$n" "$bytes") || { rc=1; break; }
 		echo "$line" >> "$out"
 		pages=$(( (bytes + 4095) / 4096 ))
@@ -90,7 +90,7 @@ for k in ${KERNELS:-6.1 6.12}; do
 		verdict=$(cat "$out/verdict")
 		echo "$verdict"
 		grep '^{' "$out/bench.out" | while read -r line; do
-			echo "bench: $k/$n: $(echo "$line" | jq -r '(.figure // "guard window") + " " + ((.pattern // .namespace // .access_bytes // "") | tostring)')" >&2
+			echo "bench: $k/$n: $(echo "$line" | jq -r '(.figure // "CPU window") + " " + ((.pattern // .namespace // .access_bytes // "") | tostring)')" >&2
 		done
 		tests/vm/verdict-ok.sh "$out/verdict" bench || rc=1
 		runs+=("$k:$n:$out/bench.out")

@@ -4,7 +4,7 @@
  * (pks_test.ko), each access writing ACCESS_BYTES (default 8), and print
  * what it measured as one JSON object, with the ratio of the two methods.
  *
- * pks-bench task-window [ITERATIONS [SLEEP_US]]: guard windows, task
+ * pks-bench task-window [ITERATIONS [SLEEP_US]]: CPU windows, task
  * windows, sleeps of SLEEP_US (default 50) and task windows around such a
  * sleep, ITERATIONS (default 1000) of each, as one JSON object.
  *

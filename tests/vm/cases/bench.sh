@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # suite: bench
 # pks: the benchmark (make bench, not make check), each comparison side by
-# side in one boot. Guard windows against page-table changes with a TLB
-# flush on every CPU; task windows, which may sleep, against guard windows
+# side in one boot. CPU windows against page-table changes with a TLB
+# flush on every CPU; task windows, which may sleep, against CPU windows
 # and against the same sleep without a window; context switches between
 # two threads on one CPU with and without one holding a task window; a
 # 64 MiB process_vm_readv() of a protected mapping
@@ -36,7 +36,7 @@ jq -cn --arg k "$(uname -r)" --arg m "$(sed -n 's/^model name[^:]*: //p' /proc/c
 # page each way (counted as read back from the page table) and flushes
 # the TLB on every CPU each way (counted on each CPU only if, after the
 # flush, it can read the buffer exactly when the PTEs say it is present).
-want guard "guard window against PTE change + flush, 8 B to 2 MiB" &&
+want guard "CPU window against PTE change + flush, 8 B to 2 MiB" &&
 for run in 1000:8 10000:8 2000:4096 200:65536 10:2097152; do
 	n=${run%%:*} bytes=${run#*:}
 	out=$(pks-bench "$n" "$bytes") || fail "pks-bench $n $bytes"
@@ -54,14 +54,14 @@ done
 # as the notifier goes), and each switch-out of the thread while a window
 # is open two more (the default as it leaves, its own PKRS as it comes
 # back). Outside windows the thread holds nothing: its sleeps alone cost
-# no PKRS write at all. The plain guard window, which may not sleep, is
+# no PKRS write at all. The plain CPU window, which may not sleep, is
 # two writes.
 n=1000 us=50
-if want task-window "guard window, task window, ${us} us sleep, task window around the sleep, $n each"; then
+if want task-window "CPU window, task window, ${us} us sleep, task window around the sleep, $n each"; then
 	out=$(pks-bench task-window $n $us) || fail "pks-bench task-window"
 	echo "$out"
 	v() { echo "$out" | jq ".$1"; }
-	expect_eq "guard window: PKRS writes" "$(v guard_pkrs_writes)" $((2 * n))
+	expect_eq "CPU window: PKRS writes" "$(v guard_pkrs_writes)" $((2 * n))
 	expect_eq "task window: PKRS writes (2 per window, 2 per switch-out in one)" \
 		"$(v task_pkrs_writes)" $((2 * n + 2 * $(v task_switches)))
 	expect_eq "sleep without a window: PKRS writes" "$(v sleep_pkrs_writes)" 0

@@ -143,7 +143,7 @@ struct pks_bench_irq {
  *	PKS_BENCH_TASK_WINDOW, windows per loop; for PKS_BENCH_SWITCH, round
  *	trips per run, up to PKS_BENCH_MAX_ROUNDS; for PKS_BENCH_IRQ,
  *	rounds per run, up to PKS_BENCH_MAX_ROUNDS)
- * @window_ns: out: time for @iterations guard windows: open, write, close
+ * @window_ns: out: time for @iterations CPU windows: open, write, close
  * @window_pkrs_writes: out: PKRS writes those made
  * @redundant_pkrs_writes: out: PKS_BENCH_GUARD: PKRS writes made by
  *	@iterations opens of an already open key
@@ -212,9 +212,9 @@ struct pks_bench {
 
 /**
  * enum pks_bench_figure - what PKS_TEST_IOC_BENCH measures
- * @PKS_BENCH_GUARD: a guard window against a PTE change with a TLB flush
+ * @PKS_BENCH_GUARD: a CPU window against a PTE change with a TLB flush
  *	on every CPU
- * @PKS_BENCH_TASK_WINDOW: a guard window, a task window, a sleep, and a
+ * @PKS_BENCH_TASK_WINDOW: a CPU window, a task window, a sleep, and a
  *	task window around a sleep, taking turns round by round
  * @PKS_BENCH_SWITCH: context switches between two threads on one CPU,
  *	with no rights held and with the first thread holding a task window,
