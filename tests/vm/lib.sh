@@ -127,6 +127,22 @@ irq_strays() {
 	eval "$out"
 }
 
+# nmi_watchdog_off, nmi_watchdog_back: stop the NMI watchdog for a
+# measurement of faults, and restart it as it was. An NMI resets PKRS
+# inside a bracket, and the next access faults to get it back (a
+# refill): the watchdog's NMIs would land in the counts.
+nmi_watchdog_off() {
+	NMI_WATCHDOG=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)
+	[ -n "$NMI_WATCHDOG" ] &&
+		echo 0 2>/dev/null > /proc/sys/kernel/nmi_watchdog
+	return 0
+}
+nmi_watchdog_back() {
+	[ -n "${NMI_WATCHDOG:-}" ] &&
+		echo "$NMI_WATCHDOG" 2>/dev/null > /proc/sys/kernel/nmi_watchdog
+	return 0
+}
+
 # owner_access RULE: accesses of RULE's owner let through, by a grant of
 # the rule at the fault or by the owner's copy brackets without one
 owner_access() {

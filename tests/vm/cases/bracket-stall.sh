@@ -14,13 +14,10 @@ pks_ready none
 blk=$(ndctl list -N | jq -r '.[] | select(.mode == "fsdax") | .blockdev')
 [ -b "/dev/$blk" ] || fail "no fsdax block device"
 mkdir -p /mnt
-# An NMI resets PKRS inside a bracket and the next access faults to get
-# it back (a refill, not a grant): keep the watchdog's NMIs out.
-wd=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)
-[ -n "$wd" ] && echo 0 2>/dev/null > /proc/sys/kernel/nmi_watchdog
+nmi_watchdog_off
 # A failure leaves nothing mounted or protected for the cases after it.
 trap 'umount /mnt 2>/dev/null; pkstool disable "$blk" >/dev/null 2>&1
-	[ -n "$wd" ] && echo "$wd" 2>/dev/null > /proc/sys/kernel/nmi_watchdog' EXIT
+	nmi_watchdog_back' EXIT
 mkfs.ext4 -q -F -b 4096 "/dev/$blk" || fail "mkfs.ext4"
 mount -o dax "/dev/$blk" /mnt || fail "mount -o dax"
 head -c 4096 /dev/zero > /mnt/f && sync

@@ -27,10 +27,7 @@ N=${OWNERCOPY_N:-200}
 mkdir -p /mnt
 dd if=/dev/urandom of=/tmp/src bs=1M count=8 2>/dev/null
 head -c $((N * 4096)) /tmp/src > /tmp/src4k
-# An NMI resets PKRS inside a bracket, and the next access faults to get
-# it back (a refill): keep the watchdog's NMIs out of the measurements.
-wd=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)
-[ -n "$wd" ] && echo 0 2>/dev/null > /proc/sys/kernel/nmi_watchdog
+nmi_watchdog_off
 
 # counts: fault-probe hits, dax-layer, pmem-driver, held-page grants,
 # bracket openings
@@ -71,7 +68,8 @@ verify() {
 # A failure leaves nothing mounted, protected or turned off for the
 # cases after this one.
 trap 'hog_stop; umount /mnt 2>/dev/null
-	pkstool disable "$blk" >/dev/null 2>&1; pks-ioctl brackets-on 1' EXIT
+	pkstool disable "$blk" >/dev/null 2>&1; pks-ioctl brackets-on 1
+	nmi_watchdog_back' EXIT
 
 # hog_start, hog_stop: this shell (so the I/O) and a busy loop on CPU 0
 hog=
@@ -170,5 +168,5 @@ for fs in ext4 xfs; do
 	xfs) xfs_repair -n "/dev/$blk" > /tmp/fsck.log 2>&1 ;;
 	esac || { cat /tmp/fsck.log; fail "$fs: check after the strays"; }
 done
-[ -n "$wd" ] && echo "$wd" 2>/dev/null > /proc/sys/kernel/nmi_watchdog
+nmi_watchdog_back
 exit 0

@@ -25,13 +25,9 @@ len=$((N * 4096))
 dd if=/dev/urandom of=/tmp/cow-old bs=4096 count="$N" 2>/dev/null
 dd if=/dev/urandom of=/tmp/cow-new bs=4096 count="$N" 2>/dev/null
 old=$(md5sum < /tmp/cow-old)
-# An NMI resets PKRS inside a bracket and the next access faults to get
-# it back (a refill): keep the watchdog's NMIs out of the counts.
-wd=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)
-[ -n "$wd" ] && echo 0 2>/dev/null > /proc/sys/kernel/nmi_watchdog
+nmi_watchdog_off
 trap 'umount /mnt 2>/dev/null; pkstool disable "$blk" >/dev/null 2>&1
-	pks-ioctl brackets-on 1
-	[ -n "$wd" ] && echo "$wd" 2>/dev/null > /proc/sys/kernel/nmi_watchdog' EXIT
+	pks-ioctl brackets-on 1; nmi_watchdog_back' EXIT
 
 mkdir -p /mnt
 mkfs.xfs -q -f -m reflink=1 "/dev/$blk" || fail "mkfs.xfs"
