@@ -216,8 +216,37 @@ window_markers() {
 	fi
 }
 
+# kmsg_verdict CASEFILE WINDOW: "" when the case's kernel log WINDOW
+# holds no report ($bad) its "# expect-kmsg:" lines do not allow and every
+# line its "# require-kmsg:" lines ask for; else what is wrong.
+kmsg_verdict() {
+	local file=$1 win=$2 line pat ok
+	while IFS= read -r line; do
+		ok=
+		while IFS= read -r pat; do
+			if [ "$pat" = FIRST-FAULT-WARN ]; then
+				[ -n "$first_warn" ] &&
+					grep -Eq -- "^($first_warn)" <<< "${line#*;}" &&
+					ok=1
+				continue
+			fi
+			[ -n "$pat" ] && grep -Eq -- "$pat" <<< "$line" && ok=1
+		done < <(sed -n 's/^# expect-kmsg: //p' "$file")
+		if [ -z "$ok" ]; then
+			echo "unexpected kernel report: ${line#*;}"
+			return
+		fi
+	done < <(grep -E -- "$bad" <<< "$win")
+	while IFS= read -r pat; do
+		if ! grep -Eq -- "$pat" <<< "$win"; then
+			echo "kernel log lacks /$pat/"
+			return
+		fi
+	done < <(sed -n 's/^# require-kmsg: //p' "$file")
+}
+
 judge() {
-	local c=$1 file=$here/cases/$1.sh rc win line pat ok why
+	local c=$1 file=$here/cases/$1.sh rc win line pat why
 	rc=$(sed -n "s/^@@@ RESULT $c \([0-9]*\)$/\1/p" "$results")
 	win=$(case_window "$c")
 	sed -n "/^@@@ OUTPUT $c\$/,/^@@@ RESULT $c /p" "$results" \
@@ -236,28 +265,21 @@ judge() {
 		echo "FAIL $tag/$c: no kernel log window: $why (the VM's log reader died, or its log was cut; see $out/kmsg.log)"
 		return
 	fi
-	while IFS= read -r line; do
-		ok=
-		while IFS= read -r pat; do
-			if [ "$pat" = FIRST-FAULT-WARN ]; then
-				[ -n "$first_warn" ] &&
-					grep -Eq -- "^($first_warn)" <<< "${line#*;}" &&
-					ok=1
-				continue
-			fi
-			[ -n "$pat" ] && grep -Eq -- "$pat" <<< "$line" && ok=1
-		done < <(sed -n 's/^# expect-kmsg: //p' "$file")
-		if [ -z "$ok" ]; then
-			echo "FAIL $tag/$c: unexpected kernel report: ${line#*;}"
-			return
-		fi
-	done < <(grep -E -- "$bad" <<< "$win")
-	while IFS= read -r pat; do
-		if ! grep -Eq -- "$pat" <<< "$win"; then
-			echo "FAIL $tag/$c: kernel log lacks /$pat/"
-			return
-		fi
-	done < <(sed -n 's/^# require-kmsg: //p' "$file")
+	# What the kernel log says against the case's headers: a report it
+	# does not expect, or a line it requires and lacks. A case that
+	# failed on its own is named by its own FAIL line first (it may have
+	# stopped before what the log was to show), with this after it.
+	why=$(kmsg_verdict "$file" "$win")
+	case $rc in
+	0 | 77) ;;
+	*)
+		echo "FAIL $tag/$c: exit $rc: $(grep -m1 '^FAIL' "$out/$c.out")${why:+; and $why}"
+		return ;;
+	esac
+	if [ -n "$why" ]; then
+		echo "FAIL $tag/$c: $why"
+		return
+	fi
 	# JSON the case printed for the host (emit_json): it must match its
 	# schema in tests/schema.
 	if [ "$rc" = 0 ] && grep -q '^@@@JSON ' "$out/$c.out" &&
