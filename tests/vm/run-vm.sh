@@ -112,10 +112,13 @@ case $shape in
 	machine+=(-object memory-backend-file,id=mem1,share=on,mem-path="$out/nvdimm.img",size=2G
 		  -device nvdimm,id=nv1,memdev=mem1,label-size=128K) ;;
 esac
+# The CXL memdev's label storage area: 1 MiB holds 4,000 labels, and
+# ndctl zero-labels and init-labels move all of it through mailbox
+# commands, which QEMU emulates one by one: 256 MiB took 80 s a call.
 case $shape in
 cxl*)
 	machine+=(-object memory-backend-file,id=cxl-mem0,share=on,mem-path="$out/cxl-pmem0.img",size=2G
-		  -object memory-backend-file,id=cxl-lsa0,share=on,mem-path="$out/cxl-lsa0.img",size=256M
+		  -object memory-backend-file,id=cxl-lsa0,share=on,mem-path="$out/cxl-lsa0.img",size=1M
 		  -device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
 		  -device cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2
 		  -device cxl-rp,port=1,bus=cxl.1,id=root_port14,chassis=0,slot=3
@@ -135,7 +138,7 @@ cxl_files() {
 		rm -f "$out/cxl-pmem0.img" "$out/cxl-lsa0.img"
 	fi
 	[ -f "$out/cxl-pmem0.img" ] || truncate -s 2G "$out/cxl-pmem0.img"
-	[ -f "$out/cxl-lsa0.img" ] || truncate -s 256M "$out/cxl-lsa0.img"
+	[ -f "$out/cxl-lsa0.img" ] || truncate -s 1M "$out/cxl-lsa0.img"
 }
 
 # VM_DISK=FILE: a raw disk image the cases see as /dev/vda (virtio),
