@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(
 	build-essential clang libclang-rt-14-dev pkg-config kmod bc xz-utils cpio
-	qemu-system-x86 busybox-static jq
+	qemu-system-x86 busybox-static jq gojq
 	libndctl-dev libdaxctl-dev libcxl-dev libpmem2-dev libjson-c-dev
 	libcriterion-dev liburing-dev libfuse3-dev asciidoctor man-db ndctl daxctl
 	sparse dwarves e2fsprogs xfsprogs pmdk-tools gnuplot-nox

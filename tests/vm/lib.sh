@@ -183,15 +183,20 @@ quiet_fault_log() {
 # entry or key is held, every key is free and every online CPU's PKRS is
 # at its default; else prints what is held and returns 1.
 nothing_held() {
-	local acct n
-	# As pkstool info shows them (its own open file is the one session).
-	acct=$(pkstool info --json | jq -r '.[0].accounting | to_entries | map("\(.key)=\(.value)") | join(" ")')
+	local out acct n
+	# As pkstool info shows them (its own open file is the one session),
+	# in one call: the accounting, the free keys, the CPUs off default.
+	out=$(pkstool info --json | jq -r --arg pkrs "$DEFAULT_PKRS" '.[0] |
+		(.accounting | "sessions=\(.sessions) ranges=\(.ranges) keyed_entries=\(.keyed_entries) keys=\(.keys) task_states=\(.task_states) grant_states=\(.grant_states) probes=\(.probes)"),
+		([.keys[] | select(.state == "free")] | length),
+		([.cpus[] | select(.online and .pkrs != $pkrs)] | length)')
+	acct=$(echo "$out" | sed -n 1p)
 	echo "accounting: $acct"
 	echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed_entries=0 keys=0 task_states=0 grant_states=0 ' ||
 		{ echo "held: $acct"; return 1; }
-	n=$(info_json '[.keys[] | select(.state == "free")] | length')
+	n=$(echo "$out" | sed -n 2p)
 	[ "$n" = 15 ] || { echo "$n of keys 1-15 free"; return 1; }
-	n=$(info_json "[.cpus[] | select(.online and .pkrs != \"$DEFAULT_PKRS\")] | length")
+	n=$(echo "$out" | sed -n 3p)
 	[ "$n" = 0 ] || { echo "$n CPUs not at PKRS $DEFAULT_PKRS"; return 1; }
 }
 
