@@ -19,6 +19,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 logs=${LOGS:-$top/build/test-logs}
 kernels=${KERNELS-6.1 6.12}
+# DEB_KERNELS: the kernels the packages' real boot (tests/deb) runs on
+deb_kernels=${DEB_KERNELS-$kernels}
 rm -rf "$logs" && mkdir -p "$logs"
 passed=0 failed=0 skipped=0
 
@@ -246,34 +248,88 @@ for f in tests/vm/cases/*.sh; do
 		shared+=("$c")
 	fi
 done
-# vm_cases KERNEL: every VM of one kernel, one after the other, each a
-# sub-runner: vm-K-pks (the shared boot), vm-K-CASE (a case's own boot),
-# vm-K-nopks, all booting what prepare.sh made once for the kernel; last
-# the real boot, once host_checks has built the packages.
-vm_cases() {
-	local k=$1 c next why
-	local -x VM_PREPARED=$logs/vm-$k-prepared
-	why=$(tests/vm/prepare.sh "$k" "$VM_PREPARED") ||
-		echo "FAIL vm-$k/prepare: $why" > "$logs/vm-$k-prepare.results"
-	# The shared boot runs about forty cases: more than one VM's 1200 s
-	# on a loaded 2-core host.
-	VM_TIMEOUT=${VM_TIMEOUT:-2700} sub "vm-$k-pks" tests/vm/run-vm.sh \
-		"$k" pks "$logs/vm-$k-pks" "${shared[@]}"
+# The VM jobs, one a line, "KERNEL shared", "KERNEL own CASE", "KERNEL
+# nopks" or "KERNEL deb", longest first (a VM emulates its CPUs on one
+# host thread, so a job takes a core; workers that take the long ones
+# first end together): the shared boots (about forty cases each), the
+# real boots of the packages, the CXL machines, then the rest.
+vm_jobs() {
+	local k c
+	for k in $kernels; do echo "$k shared"; done
+	for k in $deb_kernels; do echo "$k deb"; done
 	for c in "${own[@]}"; do
+		[ "$(vm_tag x "$c")" = vm-x-pks ] && continue
+		for k in $kernels; do echo "$k own $c"; done
+	done
+	for c in "${own[@]}"; do
+		[ "$(vm_tag x "$c")" = vm-x-pks ] || continue
+		for k in $kernels; do echo "$k own $c"; done
+	done
+	[ ${#nopks[@]} -gt 0 ] && for k in $kernels; do echo "$k nopks"; done
+	return 0
+}
+
+# vm_job KERNEL KIND [CASE]: run one VM job of vm_jobs, a sub-runner:
+# vm-K-pks (the shared boot), vm-K-CASE (a case's own boot), vm-K-nopks,
+# deb-K (the real boot: a Debian 12 image with systemd, two boots, of
+# the packages host_checks builds; its deb.rc says they are done), all
+# booting what prepare.sh made once for the kernel.
+vm_job() {
+	local k=$1 kind=$2 c=${3:-} next
+	local -x VM_PREPARED=$logs/vm-$k-prepared
+	case $kind in
+	shared)
+		# About forty cases: more than one VM's 1200 s on a loaded
+		# 2-core host.
+		VM_TIMEOUT=${VM_TIMEOUT:-2700} sub "vm-$k-pks" \
+			tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-pks" "${shared[@]}" ;;
+	own)
 		sub "vm-$k-$c" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$c"
 		# "# then-boot: NEXT": power off, boot the same VM (same NVDIMM
 		# backing file) again and run NEXT.
 		next=$(sed -n 's/^# then-boot: //p' "tests/vm/cases/$c.sh")
-		[ -n "$next" ] && sub "vm-$k-$next" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next"
+		[ -n "$next" ] && sub "vm-$k-$next" tests/vm/run-vm.sh "$k" pks "$logs/vm-$k-$c" "$next" ;;
+	nopks)
+		sub "vm-$k-nopks" tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}" ;;
+	deb)
+		while [ ! -f "$logs/deb.rc" ] && kill -0 $$ 2>/dev/null; do
+			sleep 5
+		done
+		sub "deb-$k" tests/deb/run.sh boot "$k" "$logs/deb" "$logs/deb-$k" ;;
+	esac
+	return 0
+}
+
+# vm_worker QUEUE: take the next job of QUEUE (vm_jobs' lines) until none
+# is left; the workers share the count of jobs taken, under a lock.
+vm_worker() {
+	local queue=$1 n job
+	while :; do
+		n=$(flock "$queue.lock" sh -c 'n=$(($(cat "$1") + 1)); echo $n > "$1"; echo $n' sh "$queue.taken")
+		job=$(sed -n "${n}p" "$queue")
+		[ -n "$job" ] || return 0
+		# shellcheck disable=SC2086
+		vm_job $job
 	done
-	[ ${#nopks[@]} -gt 0 ] &&
-		sub "vm-$k-nopks" tests/vm/run-vm.sh "$k" nopks "$logs/vm-$k-nopks" "${nopks[@]}"
-	# The real boot: a Debian 12 image with systemd, two boots, of the
-	# packages host_checks builds (its deb.rc says they are done).
-	while [ ! -f "$logs/deb.rc" ] && kill -0 $$ 2>/dev/null; do
-		sleep 5
+}
+
+# run_vms WORKERS: prepare each kernel's boot files (side by side), then
+# run every VM job on WORKERS workers.
+run_vms() {
+	local k queue=$logs/vm-queue
+	for k in $kernels; do
+		tests/vm/prepare.sh "$k" "$logs/vm-$k-prepared" \
+			> "$logs/vm-$k-prepare.why" ||
+			echo "FAIL vm-$k/prepare: $(cat "$logs/vm-$k-prepare.why")" \
+				> "$logs/vm-$k-prepare.results" &
 	done
-	sub "deb-$k" tests/deb/run.sh boot "$k" "$logs/deb" "$logs/deb-$k"
+	wait
+	vm_jobs > "$queue"
+	echo 0 > "$queue.taken"
+	for _ in $(seq "$1"); do
+		vm_worker "$queue" &
+	done
+	wait
 }
 
 # vm_tag KERNEL CASE: what run-vm.sh calls the VM CASE runs in, vm-K-pks,
@@ -299,16 +355,18 @@ judge_vms() {
 	done
 	[ ${#nopks[@]} -gt 0 ] &&
 		judge "vm-$k-nopks" "${nopks[@]/#/vm-$k-nopks/}" "vm-$k-nopks/boot"
-	judge "deb-$k" $(ls tests/deb/cases/deb-*.sh | xargs -n1 basename |
-			 sed "s|^|deb-$k/|;s|\.sh$||")
+	case " $deb_kernels " in
+	*" $k "*)
+		judge "deb-$k" $(ls tests/deb/cases/deb-*.sh | xargs -n1 basename |
+				 sed "s|^|deb-$k/|;s|\.sh$||") ;;
+	esac
 	return 0
 }
 
-# The kernels' VMs run side by side, and beside host_checks (VM_PARALLEL
-# =0: host_checks, then each kernel's VMs in turn): a VM emulates its
-# CPUs on one host thread (run-vm.sh), so each kernel has a core of the
-# two, and host_checks, mostly one thread or waiting on the network, takes
-# a share of both. The kernels are fetched first, one at a time.
+# The VMs run beside host_checks, on VM_WORKERS workers (default 2: a
+# VM takes a core, and host_checks, mostly one thread or waiting on the
+# network, takes a share of both; VM_PARALLEL=0: host_checks first, then
+# one worker). The kernels are fetched first, one at a time.
 for k in $kernels; do
 	tests/vm/fetch-kernel.sh "$k" "${CACHE:-$top/.cache}/kernels" \
 		> /dev/null 2> "$logs/fetch-$k.log" ||
@@ -316,13 +374,9 @@ for k in $kernels; do
 done
 if [ "${VM_PARALLEL:-1}" = 0 ]; then
 	host_checks
-	for k in $kernels; do
-		vm_cases "$k"
-	done
+	run_vms 1
 else
-	for k in $kernels; do
-		vm_cases "$k" &
-	done
+	run_vms "${VM_WORKERS:-2}" &
 	host_checks
 	wait
 fi
