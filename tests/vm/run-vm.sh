@@ -115,6 +115,9 @@ esac
 # The CXL memdev's label storage area: 1 MiB holds 4,000 labels, and
 # ndctl zero-labels and init-labels move all of it through mailbox
 # commands, which QEMU emulates one by one: 256 MiB took 80 s a call.
+# The memdev has a serial number, as real ones do: 7.3's cxl_pmem refuses
+# a persistent-memory region on a device without one ("invalid or
+# missing serial number"), and QEMU gives it none by default.
 case $shape in
 cxl*)
 	machine+=(-object memory-backend-file,id=cxl-mem0,share=on,mem-path="$out/cxl-pmem0.img",size=2G
@@ -122,7 +125,7 @@ cxl*)
 		  -device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1
 		  -device cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2
 		  -device cxl-rp,port=1,bus=cxl.1,id=root_port14,chassis=0,slot=3
-		  -device cxl-type3,bus=root_port13,memdev=cxl-mem0,lsa=cxl-lsa0,id=cxl-pmem0
+		  -device cxl-type3,bus=root_port13,memdev=cxl-mem0,lsa=cxl-lsa0,id=cxl-pmem0,sn=0x504b530000000001
 		  -machine cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G) ;;
 esac
 
