@@ -3,9 +3,8 @@
 #
 # make check: build, unit tests, fuzzing, static checks, then every VM case
 # on each kernel in $KERNELS (default "6.1 6.12"; "6.1 6.12 7.3" adds
-# trixie-backports' 7.3; empty: no VM), PKS and
-# no-PKS. Ends with one "N passed, N failed, N skipped" line; exits 1 when
-# anything failed.
+# trixie-backports' 7.3; empty: no VM), PKS and no-PKS. Ends with one
+# "N passed, N failed, N skipped" line; exits 1 when anything failed.
 #
 # A result is a "PASS|FAIL|SKIP name" line. Each sub-runner (fuzz, lint,
 # install, dkms, completion, each VM) must print the results
@@ -19,7 +18,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 logs=${LOGS:-$top/build/test-logs}
 kernels=${KERNELS-6.1 6.12}
-# DEB_KERNELS: the kernels the packages' real boot (tests/deb) runs on
+# DEB_KERNELS: the kernels the packages' real boot (tests/deb, a Debian 12
+# image) runs on (default: each of $kernels)
 deb_kernels=${DEB_KERNELS-$kernels}
 rm -rf "$logs" && mkdir -p "$logs"
 passed=0 failed=0 skipped=0
@@ -277,6 +277,9 @@ vm_jobs() {
 vm_job() {
 	local k=$1 kind=$2 c=${3:-} next
 	local -x VM_PREPARED=$logs/vm-$k-prepared
+	while [ ! -e "$logs/vm-$k-prepare.done" ]; do
+		sleep 2
+	done
 	case $kind in
 	shared)
 		# About forty cases: more than one VM's 1200 s on a loaded
@@ -313,17 +316,20 @@ vm_worker() {
 	done
 }
 
-# run_vms WORKERS: prepare each kernel's boot files (side by side), then
-# run every VM job on WORKERS workers.
+# run_vms WORKERS: prepare each kernel's boot files, side by side, and run
+# every VM job on WORKERS workers meanwhile: a job waits for its own
+# kernel only (7.3's first build of its trixie chroot takes minutes).
 run_vms() {
 	local k queue=$logs/vm-queue
 	for k in $kernels; do
-		tests/vm/prepare.sh "$k" "$logs/vm-$k-prepared" \
-			> "$logs/vm-$k-prepare.why" ||
-			echo "FAIL vm-$k/prepare: $(cat "$logs/vm-$k-prepare.why")" \
-				> "$logs/vm-$k-prepare.results" &
+		{
+			tests/vm/prepare.sh "$k" "$logs/vm-$k-prepared" \
+				> "$logs/vm-$k-prepare.why" ||
+				echo "FAIL vm-$k/prepare: $(cat "$logs/vm-$k-prepare.why")" \
+					> "$logs/vm-$k-prepare.results"
+			touch "$logs/vm-$k-prepare.done"
+		} &
 	done
-	wait
 	vm_jobs > "$queue"
 	echo 0 > "$queue.taken"
 	for _ in $(seq "$1"); do
