@@ -339,8 +339,13 @@ emit_json() {
 cxl_create_region() {
 	local i json
 	for i in $(seq 60); do
+		# The memdev, its cxl_nvdimm bound and its nvdimm on the CXL
+		# bus: 6.1 oopses in the error path of a region probe that
+		# finds the nvdimm missing (seen once, on a loaded host).
 		[ "$(cxl list -M 2>/dev/null | jq -r '.[0].memdev // empty')" = mem0 ] &&
-			[ -e /sys/bus/cxl/devices/mem0/pmem0/driver ] && break
+			[ -e /sys/bus/cxl/devices/mem0/pmem0/driver ] &&
+			[ -n "$(ndctl list -D -b CXL 2>/dev/null | jq -r '.[0].dev // empty')" ] &&
+			break
 		sleep 0.5
 	done
 	json=$(cxl create-region -m -t pmem -d decoder0.0 mem0) ||
