@@ -254,15 +254,17 @@ done
 # first end together): the shared boots (about forty cases each), the
 # real boots of the packages, the CXL machines, then the rest.
 vm_jobs() {
-	local k c
+	local k c other=() nfit=()
+	for c in "${own[@]}"; do
+		if [ "$(vm_tag x "$c")" = vm-x-pks ]; then
+			nfit+=("$c")
+		else
+			other+=("$c")
+		fi
+	done
 	for k in $kernels; do echo "$k shared"; done
 	for k in $deb_kernels; do echo "$k deb"; done
-	for c in "${own[@]}"; do
-		[ "$(vm_tag x "$c")" = vm-x-pks ] && continue
-		for k in $kernels; do echo "$k own $c"; done
-	done
-	for c in "${own[@]}"; do
-		[ "$(vm_tag x "$c")" = vm-x-pks ] || continue
+	for c in "${other[@]}" "${nfit[@]}"; do
 		for k in $kernels; do echo "$k own $c"; done
 	done
 	[ ${#nopks[@]} -gt 0 ] && for k in $kernels; do echo "$k nopks"; done

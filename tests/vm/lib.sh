@@ -183,21 +183,21 @@ quiet_fault_log() {
 # entry or key is held, every key is free and every online CPU's PKRS is
 # at its default; else prints what is held and returns 1.
 nothing_held() {
-	local out acct n
+	local out acct free off
 	# As pkstool info shows them (its own open file is the one session),
 	# in one call: the accounting, the free keys, the CPUs off default.
 	out=$(pkstool info --json | jq -r --arg pkrs "$DEFAULT_PKRS" '.[0] |
 		(.accounting | "sessions=\(.sessions) ranges=\(.ranges) keyed_entries=\(.keyed_entries) keys=\(.keys) task_states=\(.task_states) grant_states=\(.grant_states) probes=\(.probes)"),
 		([.keys[] | select(.state == "free")] | length),
 		([.cpus[] | select(.online and .pkrs != $pkrs)] | length)')
-	acct=$(echo "$out" | sed -n 1p)
+	{ read -r acct; read -r free; read -r off; } <<EOF
+$out
+EOF
 	echo "accounting: $acct"
 	echo "$acct" | grep -Eq '^sessions=1 ranges=0 keyed_entries=0 keys=0 task_states=0 grant_states=0 ' ||
 		{ echo "held: $acct"; return 1; }
-	n=$(echo "$out" | sed -n 2p)
-	[ "$n" = 15 ] || { echo "$n of keys 1-15 free"; return 1; }
-	n=$(echo "$out" | sed -n 3p)
-	[ "$n" = 0 ] || { echo "$n CPUs not at PKRS $DEFAULT_PKRS"; return 1; }
+	[ "$free" = 15 ] || { echo "$free of keys 1-15 free"; return 1; }
+	[ "$off" = 0 ] || { echo "$off CPUs not at PKRS $DEFAULT_PKRS"; return 1; }
 }
 
 # setup_namespaces: a 512 MiB devdax namespace (dax0.0, 2 MiB aligned), a
